@@ -5,6 +5,8 @@
 import { z } from 'zod';
 import { SIMULATOR_DEV_CREDENTIALS } from '../lib/sources/settings';
 import { parseEnv } from '../lib/root/settings';
+import { DEVELOPMENT_OIDC_CLIENT, OIDC_BACKCHANNEL_LOGOUT_PATH, OIDC_CALLBACK_PATH } from '../lib/flows/auth/sso-settings';
+import type { OidcSimClient } from './oidc';
 import { parseFaultSpec } from './faults';
 import { DEFAULT_POPULATION_SIZE } from './population';
 import { parseRecurrenteFaultSpec, RECURRENTE_SIM_DEV_KEYS } from './recurrente';
@@ -24,7 +26,23 @@ const simulatorEnvSchema = z.object({
   // Where the simulated Recurrente sends its webhooks (the app's receiver); none are sent while unset.
   SIMULATOR_RECURRENTE_WEBHOOK_URL: z.preprocess(emptyAsUnset, z.url({ protocol: /^https?$/ }).optional()),
   SIMULATOR_RECURRENTE_FAULT: z.preprocess(emptyAsUnset, z.string().optional()),
+  // The app's addresses (comma-separated) the identity provider's client may return to; none is
+  // registered while unset. The first also takes back-channel logout tokens.
+  SIMULATOR_OIDC_APP_URLS: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() !== '' ? value.split(',').map((url) => url.trim().replace(/\/+$/, '')) : undefined),
+    z.array(z.url({ protocol: /^https?$/ })).min(1).optional(),
+  ),
 });
+
+/** The console's client, as the gateway's settings name it (development's by default), returning to each of `appUrls`. */
+function oidcDevelopmentClient(gateway: ReturnType<typeof parseEnv>, appUrls: string[]): OidcSimClient {
+  return {
+    clientId: gateway.CONSOLE_OIDC_CLIENT_ID ?? DEVELOPMENT_OIDC_CLIENT.CONSOLE_OIDC_CLIENT_ID,
+    clientSecret: gateway.CONSOLE_OIDC_CLIENT_SECRET ?? DEVELOPMENT_OIDC_CLIENT.CONSOLE_OIDC_CLIENT_SECRET,
+    redirectUris: appUrls.map((url) => `${url}${OIDC_CALLBACK_PATH}`),
+    backchannelLogoutUri: `${appUrls[0]}${OIDC_BACKCHANNEL_LOGOUT_PATH}`,
+  };
+}
 
 /** Options for startSimulator from a set of variables; throws naming each wrong variable. */
 export function simulatorOptionsFromEnv(source: Record<string, string | undefined>): SimulatorOptions & { logRequests: boolean } {
@@ -58,6 +76,9 @@ export function simulatorOptionsFromEnv(source: Record<string, string | undefine
       },
       webhookUrl: settings.SIMULATOR_RECURRENTE_WEBHOOK_URL,
       apiFaults: settings.SIMULATOR_RECURRENTE_FAULT === undefined ? [] : parseRecurrenteFaultSpec(settings.SIMULATOR_RECURRENTE_FAULT),
+    },
+    oidc: {
+      clients: (settings.SIMULATOR_OIDC_APP_URLS ?? []).length === 0 ? [] : [oidcDevelopmentClient(gateway, settings.SIMULATOR_OIDC_APP_URLS!)],
     },
     logRequests: settings.SIMULATOR_LOG === 'true' || settings.SIMULATOR_LOG === '1',
   };

@@ -7,6 +7,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
+import { DEVELOPMENT_OIDC_CLIENT } from '../lib/flows/auth/sso-settings';
 import { readBody } from './body';
 
 export interface OidcSimUser {
@@ -102,8 +103,8 @@ export interface OidcSimulator extends OidcSimControl {
 
 /** The development client: what `npm run dev` and the tests configure the gateway with. */
 export const OIDC_SIM_DEV_CLIENT = {
-  clientId: 'pasarela-consola',
-  clientSecret: 'secreto-de-desarrollo-oidc',
+  clientId: DEVELOPMENT_OIDC_CLIENT.CONSOLE_OIDC_CLIENT_ID,
+  clientSecret: DEVELOPMENT_OIDC_CLIENT.CONSOLE_OIDC_CLIENT_SECRET,
 } as const;
 
 export const OIDC_SIM_DEV_TENANT = '6f1c0b8e-2a44-4d1e-9c57-3b0b5c6f7a10';

@@ -1,4 +1,4 @@
-import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns';
 import { consoleUsers } from './console-users';
 
@@ -28,6 +28,10 @@ export const consoleSessions = pgTable(
      * two-factor sign-in and this is null, the session reaches only the page that asks for a code.
      */
     secondFactorAt: timestamp('second_factor_at', { withTimezone: true, mode: 'date' }),
+    /** Opened through the operator's identity provider (docs/sso.md): no password, no second factor of ours. */
+    viaIdentityProvider: boolean('via_identity_provider').notNull().default(false),
+    /** The provider's session id (`sid`), which a back-channel logout token may name instead of the user. */
+    identityProviderSid: text('identity_provider_sid'),
   },
   (table) => [
     // Each sign-in deletes the sessions that expired.

@@ -1,4 +1,4 @@
-import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns';
 import { portalUsers } from './portal-users';
 
@@ -26,6 +26,10 @@ export const portalSessions = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     /** When this session's user typed a second-factor code (or enrolled); null while one is owed. */
     secondFactorAt: timestamp('second_factor_at', { withTimezone: true, mode: 'date' }),
+    /** Opened through the operator's identity provider (docs/sso.md): no password, no second factor of ours. */
+    viaIdentityProvider: boolean('via_identity_provider').notNull().default(false),
+    /** The provider's session id (`sid`), which a back-channel logout token may name instead of the user. */
+    identityProviderSid: text('identity_provider_sid'),
   },
   (table) => [
     // Each sign-in deletes the sessions that expired.

@@ -6,7 +6,10 @@ import { OVERLAP_LABELS } from '@/lib/presentation/token-labels';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { FLAG_LOOKUP } from '@/lib/core/integrations/flags';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
-import { ROLE_LABELS } from '@/lib/presentation/labels';
+import { ROLE_LABELS, USER_ORIGIN_LABELS } from '@/lib/presentation/labels';
+import { SSO_REFUSAL_WORDS, type SsoRefusal } from '@/lib/flows/auth/sign-in-errors';
+
+const upperFirst = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 import { FLAG_NAMES } from '@/lib/core/integrations/flags';
 import { JOB_STATE_LABELS } from '@/lib/flows/bulk/labels';
 import { isPortalRole, PORTAL_ROLE_LABELS } from '@/lib/flows/portal-identity/roles';
@@ -57,6 +60,9 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   role: 'Rol',
   passwordChangedAt: 'Contraseña cambiada',
   lockScope: 'Bloqueo',
+  identityProviderRefusal: 'Motivo',
+  sessionsEnded: 'Sesiones cerradas',
+  origin: 'Forma de entrar',
   lockMinutes: 'Minutos de bloqueo',
   twoFactor: 'Verificación en dos pasos',
   sessions: 'Sesiones abiertas',
@@ -166,6 +172,8 @@ export function formatAuditValue(field: string, value: unknown, conditionLabels:
   if (field === 'estado' && typeof value === 'string' && Object.hasOwn(JOB_STATE_LABELS, value)) return JOB_STATE_LABELS[value as keyof typeof JOB_STATE_LABELS];
   if (field === 'passwordChangedAt' && typeof value === 'string') return formatDateTime(value);
   if (field === 'lockScope' && typeof value === 'string') return LOCK_SCOPE_LABELS[value] ?? value;
+  if (field === 'identityProviderRefusal' && typeof value === 'string') return Object.hasOwn(SSO_REFUSAL_WORDS, value) ? upperFirst(SSO_REFUSAL_WORDS[value as SsoRefusal]) : value;
+  if (field === 'origin' && (value === 'local' || value === 'identity_provider')) return USER_ORIGIN_LABELS[value];
   if (typeof value === 'string' && TWO_FACTOR_VALUE_LABELS[field]?.[value]) return TWO_FACTOR_VALUE_LABELS[field][value];
   if ((field === 'expiresAt' || field === 'revokedAt') && typeof value === 'string') return formatDateTime(value);
   if (field === 'tokenId' && typeof value === 'number') return `n.º ${value}`;

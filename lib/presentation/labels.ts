@@ -32,6 +32,9 @@ export const ROLE_LABELS = { admin: 'Administrador', support: 'Soporte' } as con
 export const USER_STATE_LABELS = { active: 'Activo', disabled: 'Desactivado' } as const;
 
 /** A console user's second factor, as the Usuarios page (and users:list) says it. */
+/** How a console user signs in (console_users.origin), as «Usuarios» says it. */
+export const USER_ORIGIN_LABELS = { local: 'Contraseña de la consola', identity_provider: 'Proveedor de identidad' } as const;
+
 export const TWO_FACTOR_LABELS = { enrolled: 'Activada', notEnrolled: 'No activada', enrolsAtSignIn: 'La activará al entrar' } as const;
 
 export const AUDIT_ACTION_LABELS: Record<string, string> = {
@@ -98,6 +101,13 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'user.change_password_failed': 'Intentó cambiar su contraseña con una actual incorrecta',
   'user.change_password_locked': 'Bloqueo del cambio de contraseña por intentos fallidos',
   'user.sign_in': 'Inició sesión',
+  'user.sign_in_identity_provider': 'Inició sesión con el proveedor de identidad',
+  'user.identity_provider_refused': 'El proveedor de identidad no dio acceso a la consola',
+  'user.identity_provider_created': 'Se creó el usuario en su primer inicio de sesión con el proveedor de identidad',
+  'user.identity_provider_linked': 'Se vinculó el usuario local con su cuenta del proveedor de identidad',
+  'user.identity_provider_role_changed': 'El directorio del proveedor de identidad cambió el rol (sus otras sesiones terminaron)',
+  'user.allow_identity_provider_link': 'Pasó el usuario a entrar con el proveedor de identidad (su contraseña dejó de servir)',
+  'user.identity_provider_logout': 'El proveedor de identidad cerró las sesiones del usuario',
   'user.sign_in_failed': 'Inicio de sesión fallido',
   'user.sign_in_locked': 'Bloqueo del inicio de sesión por intentos fallidos',
   'user.end_session': 'Cerró una de sus sesiones',

@@ -2,6 +2,8 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { currentConsoleUser, returnPathOf } from '@/lib/surfaces/console/session';
 import { signInRefusalOf } from '@/lib/surfaces/console/sign-in';
+import { consoleSignInChoices } from '@/lib/surfaces/console/sign-in-choices';
+import { ProviderSignIn } from './provider-sign-in';
 import { SignInForm } from './sign-in-form';
 
 export const metadata: Metadata = { title: 'Iniciar sesión' };
@@ -21,6 +23,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   // next-auth sends refusals here (the form shows them inline when JavaScript runs). Only our own
   // codes become their text; anything else in the link gets one fixed sentence, never itself.
   const signInError = signInRefusalOf(params);
+  const choices = consoleSignInChoices();
   return (
     <main className="login">
       <h1>Consola de consultas de contribuyentes</h1>
@@ -35,7 +38,18 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           {signInError}
         </p>
       )}
-      <div className="card">
+      {choices.provider && (
+        <div className="card stack">
+          <ProviderSignIn providerId={choices.provider.id} name={choices.provider.name} returnTo={returnTo} />
+        </div>
+      )}
+      <div className="card stack">
+        {choices.provider && (
+          <h2>{choices.passwords === 'break_glass' ? 'Cuentas de emergencia' : 'Con correo y contraseña'}</h2>
+        )}
+        {choices.provider && choices.passwords === 'break_glass' && (
+          <p className="muted">Solo para las cuentas locales que el operador reservó para cuando el proveedor de identidad no responde.</p>
+        )}
         <SignInForm returnTo={returnTo} />
       </div>
     </main>

@@ -13,6 +13,8 @@ import type { ThrottleScope } from './throttle';
 function accessActions<Prefix extends string>(prefix: Prefix) {
   return {
     signIn: `${prefix}.sign_in`,
+    /** A sign-in through the operator's identity provider (docs/sso.md). */
+    signInIdentityProvider: `${prefix}.sign_in_identity_provider`,
     signInFailed: `${prefix}.sign_in_failed`,
     signInLocked: `${prefix}.sign_in_locked`,
     passwordChangeFailed: `${prefix}.change_password_failed`,
@@ -45,9 +47,15 @@ export const ACCESS_EVENT_ACTIONS: ReadonlySet<string> = new Set([...Object.valu
 const ANONYMOUS: Actor = { kind: 'anonymous' };
 
 /** A successful sign-in; written in the transaction that records the new session. */
-export async function auditSignIn(executor: Executor, user: { id: number; email: string }, subject: AccessAuditSubject = ACCESS_AUDIT.console, actor?: PersonActor): Promise<void> {
+export async function auditSignIn(
+  executor: Executor,
+  user: { id: number; email: string },
+  subject: AccessAuditSubject = ACCESS_AUDIT.console,
+  actor?: PersonActor,
+  action: string = subject.actions.signIn,
+): Promise<void> {
   await writeAudit(executor, actor ?? { kind: 'user', id: user.id, email: user.email }, {
-    action: subject.actions.signIn,
+    action,
     targetType: subject.targetType,
     targetId: user.id,
     before: null,

@@ -7,6 +7,7 @@ import { hashPassword, verifyPassword } from '@/lib/platform/security/passwords'
 import { findConsoleUserByEmail, MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from '@/lib/flows/auth/users';
 import { ACCESS_AUDIT, auditSignInRefusal, type AccessAuditSubject } from './access-audit';
 import { signInFailedForAccount } from './events';
+import { consoleSsoSettings } from './sso-settings';
 import { knownDeviceOfRequest } from './known-device';
 import type { AuthRealm } from './realm';
 import { signInErrorCode, type SignInRefusal } from './sign-in-errors';
@@ -71,9 +72,18 @@ export async function checkPasswordSignIn<Account extends PasswordAccount>(
 const CONSOLE_SIGN_IN: SignInRealm<ConsoleUser> = {
   realm: 'console',
   findAccount: findConsoleUserByEmail,
-  maySignIn: (user) => user.active,
+  maySignIn: (user) => user.active && user.origin === 'local',
   audit: ACCESS_AUDIT.console,
 };
+
+/**
+ * Whether a password still opens this account: every local one while the console has no identity
+ * provider (or CONSOLE_LOCAL_SIGN_IN=all), only the break-glass accounts once it has one.
+ */
+export function passwordSignInAllowed(email: string): boolean {
+  const settings = consoleSsoSettings();
+  return settings.CONSOLE_LOCAL_SIGN_IN === 'all' || settings.CONSOLE_BREAK_GLASS_EMAILS.includes(email.trim().toLowerCase());
+}
 
 /** The console's check, for next-auth's credentials provider: a refusal is thrown as its code. */
 export async function authenticateConsoleUser(
@@ -83,6 +93,11 @@ export async function authenticateConsoleUser(
 ): Promise<{ user: ConsoleUser; origin: SessionOrigin }> {
   const checked = await checkPasswordSignIn(CONSOLE_SIGN_IN, email, password, (name) => headerValue(headers, name));
   if (!checked.ok) throw new SignInRefused(checked.refusal);
+  // Said only to whoever knows the password: no one learns from it which accounts exist.
+  if (!passwordSignInAllowed(checked.account.email)) {
+    await auditSignInRefusal(checked.account.id, { failed: true, lockedNow: [] });
+    throw new SignInRefused({ kind: 'use_identity_provider' });
+  }
   return { user: checked.account, origin: checked.origin };
 }
 
@@ -109,7 +124,9 @@ async function checkCredentials<Account extends PasswordAccount>(
 
   const account = await realm.findAccount(normalizedEmail);
   unknownUserHash ??= hashPassword('placeholder password for unknown accounts', env().PASSWORD_HASH_COST);
-  const matches = await verifyPassword(password, account?.passwordHash ?? (await unknownUserHash));
+  // An account without a password (a user of the identity provider) costs the same hash as an unknown one.
+  const stored = account?.passwordHash.startsWith('scrypt$') ? account.passwordHash : await unknownUserHash;
+  const matches = (await verifyPassword(password, stored)) && stored === account?.passwordHash;
   if (!account || !realm.maySignIn(account) || !matches) {
     const failure = await recordSignInFailure(attempt);
     await recordRefusal(realm, account?.id, true, failure.lockedNow, ip);

@@ -1,11 +1,16 @@
 import type { AuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
+import type { OAuthConfig } from 'next-auth/providers/oauth';
 import type { ConsoleRole } from '@/db/schema';
 import { logger } from '@/lib/platform/logging/logger';
+import { authRequestOrigin } from './auth-request';
 import { sessionCookiesAreSecure } from './cookie-security';
 import { authenticateConsoleUser, SignInRefused } from './credentials';
 import { nextAuthSecret } from './secret';
 import { endConsoleSession, SESSION_MAX_AGE_SECONDS, startConsoleSession, type SessionOrigin } from './sessions';
+import { SIGN_IN_ERROR_PARAM } from './sign-in-errors';
+import { admitThroughProvider, auditRefusal, refusalOfProviderError, type IdentityClaims } from './sso';
+import { consoleSsoSettings, OIDC_PROVIDER_ID, type ConsoleSsoSettings } from './sso-settings';
 
 declare module 'next-auth' {
   interface User {
@@ -13,6 +18,8 @@ declare module 'next-auth' {
     sessionVersion: number;
     /** Where the sign-in came from, recorded with the session ("Sesiones activas"). */
     origin: SessionOrigin;
+    /** Set when the sign-in came through the identity provider: its session id (`sid`), or null. */
+    identityProviderSid?: string | null;
   }
 }
 
@@ -28,6 +35,40 @@ declare module 'next-auth/jwt' {
 
 const log = logger('auth');
 
+/** next-auth's log codes for a failed exchange with the identity provider: each is a refused sign-in. */
+const PROVIDER_FAILURES = new Set(['SIGNIN_OAUTH_ERROR', 'OAUTH_CALLBACK_ERROR']);
+
+/**
+ * The operator's identity provider, as next-auth's OpenID Connect client: discovery from the
+ * issuer, the authorization code flow with PKCE, state and nonce checked, the ID token verified by
+ * openid-client (signature by the published keys, issuer, audience, expiry, 10 s of clock skew).
+ */
+function identityProvider(settings: ConsoleSsoSettings): OAuthConfig<IdentityClaims> {
+  return {
+    id: OIDC_PROVIDER_ID,
+    name: settings.CONSOLE_OIDC_PROVIDER_NAME,
+    type: 'oauth',
+    wellKnown: `${settings.CONSOLE_OIDC_ISSUER!.replace(/\/+$/, '')}/.well-known/openid-configuration`,
+    clientId: settings.CONSOLE_OIDC_CLIENT_ID,
+    clientSecret: settings.CONSOLE_OIDC_CLIENT_SECRET,
+    // Google shows only the company's accounts when told its domain; the hd claim is still checked.
+    authorization: { params: { scope: settings.CONSOLE_OIDC_SCOPES, ...(settings.CONSOLE_OIDC_GOOGLE_DOMAIN ? { hd: settings.CONSOLE_OIDC_GOOGLE_DOMAIN } : {}) } },
+    checks: ['pkce', 'state', 'nonce'],
+    idToken: true,
+    httpOptions: { timeout: settings.CONSOLE_OIDC_TIMEOUT_MS },
+    // Who it is and with which role is decided in the signIn callback, against the database.
+    profile: (claims) => ({
+      id: claims.sub,
+      email: typeof claims.email === 'string' ? claims.email : null,
+      name: typeof claims.name === 'string' ? claims.name : null,
+      role: 'support',
+      sessionVersion: 0,
+      origin: { clientIp: '', userAgent: '' },
+      identityProviderSid: typeof claims.sid === 'string' ? claims.sid : null,
+    }),
+  };
+}
+
 let cached: AuthOptions | undefined;
 
 /**
@@ -35,6 +76,7 @@ let cached: AuthOptions | undefined;
  * from (or written to) .data/, which `next build` must never do.
  */
 export function authOptions(): AuthOptions {
+  const sso = consoleSsoSettings();
   cached ??= {
     secret: nextAuthSecret(),
     session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_SECONDS },
@@ -44,11 +86,17 @@ export function authOptions(): AuthOptions {
     // next-auth's own complaints go through our logger (redacted, one format).
     logger: {
       // metadata is an Error or an object holding one; only the error goes, through the safe serializer.
-      error: (code, metadata) => log.error({ code, err: metadata instanceof Error ? metadata : (metadata as { error?: unknown })?.error }, 'next-auth error'),
+      error: (code, metadata) => {
+        const error = metadata instanceof Error ? metadata : (metadata as { error?: unknown })?.error;
+        log.error({ code, err: error }, 'next-auth error');
+        // Refused before any user is known (the token expired, is not ours, the provider is down): audited with why.
+        if (PROVIDER_FAILURES.has(code)) void auditRefusal(undefined, refusalOfProviderError(error));
+      },
       warn: (code) => log.warn({ code }, 'next-auth warning'),
       debug: () => {},
     },
     providers: [
+      ...(sso.CONSOLE_OIDC_ISSUER !== undefined ? [identityProvider(sso)] : []),
       CredentialsProvider({
         name: 'Correo y contraseña',
         credentials: { email: { label: 'Correo', type: 'email' }, password: { label: 'Contraseña', type: 'password' } },
@@ -59,13 +107,31 @@ export function authOptions(): AuthOptions {
       }),
     ],
     callbacks: {
+      async signIn({ user, account, profile }) {
+        if (account?.provider !== OIDC_PROVIDER_ID) return true;
+        const admission = await admitThroughProvider(profile as IdentityClaims);
+        // Back to the sign-in page with the reason's code (lib/flows/auth/sign-in-errors.ts).
+        if (!admission.ok) return `/admin/login?${SIGN_IN_ERROR_PARAM}=${admission.refusal}`;
+        Object.assign(user, {
+          id: String(admission.user.id),
+          email: admission.user.email,
+          name: admission.user.name,
+          role: admission.user.role,
+          sessionVersion: admission.user.passwordChangedAt.getTime(),
+          origin: authRequestOrigin(),
+        });
+        return true;
+      },
       async jwt({ token, user }) {
         if (user) {
           token.userId = Number(user.id);
           token.sessionVersion = user.sessionVersion;
+          token.email = user.email;
+          token.name = user.name;
           // next-auth would put this error's message in the sign-in page's URL: only a code goes.
           try {
-            token.sessionId = await startConsoleSession({ id: Number(user.id), email: user.email ?? '' }, user.origin);
+            const provider = user.identityProviderSid === undefined ? undefined : { sid: user.identityProviderSid };
+            token.sessionId = await startConsoleSession({ id: Number(user.id), email: user.email ?? '' }, user.origin, provider);
           } catch (error) {
             log.error({ err: error }, 'could not record the console session');
             throw new SignInRefused({ kind: 'unavailable' });

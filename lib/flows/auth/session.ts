@@ -1,7 +1,7 @@
 import { getToken } from 'next-auth/jwt';
 import { cookies, headers } from 'next/headers';
 import { cache } from 'react';
-import type { ConsoleRole } from '@/db/schema';
+import type { ConsoleRole, ConsoleUserOrigin } from '@/db/schema';
 import type { Actor } from '@/lib/core/audit/audit';
 import { env } from '@/lib/platform/settings/env';
 import { requestClientIp } from '@/lib/core/limits/client-ip';
@@ -23,6 +23,8 @@ export interface ConsoleUserSession {
   pendingStep: PendingStep | null;
   /** This session's public id ("Sesiones activas" marks it as the current one). */
   sessionPublicId: string;
+  /** local or identity_provider: whether the user has a password of ours to change, a second factor to manage. */
+  origin: ConsoleUserOrigin;
 }
 
 /**
@@ -39,7 +41,9 @@ export const PENDING_STEP_PATHS: Record<PendingStep, string> = {
   two_factor_enrolment: '/admin/activar-verificacion',
 };
 
-function pendingStepOf(user: { role: ConsoleRole; mustChangePassword: boolean }, twoFactorEnrolled: boolean, secondFactorDone: boolean): PendingStep | null {
+function pendingStepOf(user: { role: ConsoleRole; mustChangePassword: boolean }, twoFactorEnrolled: boolean, secondFactorDone: boolean, viaIdentityProvider: boolean): PendingStep | null {
+  // The provider checked who it is, with its own factors, and the user has no password of ours.
+  if (viaIdentityProvider) return null;
   if (twoFactorEnrolled && !secondFactorDone) return 'second_factor';
   if (user.mustChangePassword) return 'password_change';
   if (!twoFactorEnrolled && twoFactorRequired()) return 'two_factor_enrolment';
@@ -70,8 +74,9 @@ export const currentConsoleUser = cache(async (): Promise<ConsoleUserSession | n
     role: user.role,
     actor: { kind: 'user', id: user.id, email: user.email },
     mustChangePassword: user.mustChangePassword,
-    pendingStep: pendingStepOf(user, found.twoFactorEnrolled, found.secondFactorDone),
+    pendingStep: pendingStepOf(user, found.twoFactorEnrolled, found.secondFactorDone, found.viaIdentityProvider),
     sessionPublicId: found.sessionPublicId,
+    origin: user.origin,
   };
 });
 

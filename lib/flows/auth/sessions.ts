@@ -34,6 +34,11 @@ export interface SessionOrigin {
   clientIp: string;
 }
 
+/** A session opened through the identity provider: the provider's own session id, when it gave one. */
+export interface ProviderSession {
+  sid: string | null;
+}
+
 /** One of a user's live sessions, as "Sesiones activas" shows it. */
 export interface ActiveSession {
   publicId: string;
@@ -66,7 +71,7 @@ export function sessionStore<Owner extends PersonActor>(realm: AuthRealm) {
    * Records a new session of `userId`, in the transaction `executor` runs (with the sign-in's audit
    * row, written by the caller); returns the session's id, which only the cookie keeps.
    */
-  async function insertSession(executor: Executor, userId: number, origin: SessionOrigin): Promise<string> {
+  async function insertSession(executor: Executor, userId: number, origin: SessionOrigin, provider?: ProviderSession): Promise<string> {
     const sessionId = randomBytes(32).toString('base64url');
     await executor.insert(sessions).values({
       idHash: hashSessionId(sessionId),
@@ -74,6 +79,7 @@ export function sessionStore<Owner extends PersonActor>(realm: AuthRealm) {
       userAgent: origin.userAgent.slice(0, MAX_USER_AGENT_LENGTH),
       clientIp: origin.clientIp,
       expiresAt: sql`now() + ${SESSION_MAX_AGE_SECONDS}::integer * interval '1 second'`,
+      ...(provider ? { viaIdentityProvider: true, identityProviderSid: provider.sid } : {}),
     });
     return sessionId;
   }
@@ -115,6 +121,7 @@ export function sessionStore<Owner extends PersonActor>(realm: AuthRealm) {
       sessionPublicId: sessions.publicId,
       stale: sql<boolean>`${sessions.lastSeenAt} < now() - make_interval(secs => ${LAST_SEEN_INTERVAL_SECONDS})`,
       secondFactorDone: sql<boolean>`${sessions.secondFactorAt} is not null`,
+      viaIdentityProvider: sessions.viaIdentityProvider,
     };
   }
 
@@ -194,11 +201,12 @@ export const consoleSessionStore = sessionStore<Extract<Actor, { kind: 'user' }>
  * the same transaction (a sign-in whose session could not be recorded did not happen); returns the
  * session's id (kept only in the cookie).
  */
-export async function startConsoleSession(user: { id: number; email: string }, origin: SessionOrigin): Promise<string> {
+export async function startConsoleSession(user: { id: number; email: string }, origin: SessionOrigin, provider?: ProviderSession): Promise<string> {
   const database = await db();
   const sessionId = await database.transaction(async (tx) => {
-    const started = await consoleSessionStore.insertSession(tx, user.id, origin);
-    await auditSignIn(tx, user);
+    const started = await consoleSessionStore.insertSession(tx, user.id, origin, provider);
+    await tx.update(consoleUsers).set({ lastSignInAt: sql`now()` }).where(eq(consoleUsers.id, user.id));
+    await auditSignIn(tx, user, ACCESS_AUDIT.console, undefined, provider ? ACCESS_AUDIT.console.actions.signInIdentityProvider : undefined);
     return started;
   });
   await consoleSessionStore.deleteExpiredSessions(database);
@@ -215,6 +223,8 @@ export interface SessionUser {
   twoFactorEnrolled: boolean;
   /** This session was opened with a second-factor code (or enrolled in it). */
   secondFactorDone: boolean;
+  /** Opened through the identity provider: it owes none of the console's own steps. */
+  viaIdentityProvider: boolean;
 }
 
 /**
@@ -236,7 +246,13 @@ export async function findSessionUser(sessionId: string, clientIp?: string): Pro
     .where(consoleSessionStore.isLiveSession(idHash));
   if (!row) return undefined;
   await consoleSessionStore.markSeen(database, idHash, row.stale, clientIp);
-  return { user: row.user, sessionPublicId: row.sessionPublicId, twoFactorEnrolled: Boolean(row.twoFactorEnrolled), secondFactorDone: Boolean(row.secondFactorDone) };
+  return {
+    user: row.user,
+    sessionPublicId: row.sessionPublicId,
+    twoFactorEnrolled: Boolean(row.twoFactorEnrolled),
+    secondFactorDone: Boolean(row.secondFactorDone),
+    viaIdentityProvider: Boolean(row.viaIdentityProvider),
+  };
 }
 
 /** Counts each user's live sessions (the users page shows them beside "Cerrar sesiones"). */

@@ -17,7 +17,49 @@ export type SignInRefusal =
   /** The account is being guessed at from elsewhere and takes one attempt at a time (lib/flows/auth/throttle.ts). */
   | { kind: 'paced'; seconds: number }
   | { kind: 'rate_limited' }
-  | { kind: 'unavailable' };
+  | { kind: 'unavailable' }
+  /** The password was right, and this account signs in through the identity provider only (docs/sso.md). */
+  | { kind: 'use_identity_provider' }
+  /** A sign-in through the identity provider, refused (lib/flows/auth/sso.ts). */
+  | { kind: SsoRefusal };
+
+/** Why a sign-in through the identity provider was refused: the audit's reason and the page's code alike. */
+export const SSO_REFUSALS = [
+  'sso_no_role',
+  'sso_wrong_tenant',
+  'sso_wrong_domain',
+  'sso_no_email',
+  'sso_not_linked',
+  'sso_deactivated',
+  'sso_expired_token',
+  'sso_invalid_token',
+  'sso_unavailable',
+  'sso_cancelled',
+] as const;
+export type SsoRefusal = (typeof SSO_REFUSALS)[number];
+
+/** next-auth's own codes for a failed exchange with the provider, as the refusal each stands for. */
+const NEXT_AUTH_PROVIDER_CODES: Record<string, SsoRefusal> = {
+  // The sign-in could not start: the discovery document did not come.
+  OAuthSignin: 'sso_unavailable',
+  // The provider's answer failed a check (its token, its state) or its token endpoint did not answer.
+  OAuthCallback: 'sso_invalid_token',
+  AccessDenied: 'sso_cancelled',
+};
+
+/** The reasons as the audit log and the sign-in page say them. */
+export const SSO_REFUSAL_WORDS: Record<SsoRefusal, string> = {
+  sso_no_role: 'su cuenta no pertenece a ningún grupo con acceso a la consola',
+  sso_wrong_tenant: 'la cuenta es de otra organización (otro inquilino de Entra ID)',
+  sso_wrong_domain: 'la cuenta no es del dominio de la empresa',
+  sso_no_email: 'el proveedor no informó el correo de la cuenta',
+  sso_not_linked: 'ya existe un usuario local con ese correo y un administrador no lo ha vinculado',
+  sso_deactivated: 'el usuario está desactivado en la consola',
+  sso_expired_token: 'la respuesta del proveedor venció',
+  sso_invalid_token: 'la respuesta del proveedor no era válida',
+  sso_unavailable: 'el proveedor de identidad no respondió',
+  sso_cancelled: 'la persona canceló el inicio de sesión en el proveedor',
+};
 
 export const GENERIC_SIGN_IN_ERROR = 'No se pudo iniciar sesión. Vuelva a intentarlo en un momento.';
 
@@ -43,8 +85,9 @@ export function parseSignInErrorCode(code: string): SignInRefusal | undefined {
     if (counted[1] === 'paced') return count >= 1 && count <= SIGN_IN_PACE_MAX_SECONDS ? { kind: 'paced', seconds: count } : undefined;
     return count >= 1 && count <= SIGN_IN_LOCK_MINUTES ? { kind: 'locked', minutes: count } : undefined;
   }
-  const plain: Array<SignInRefusal['kind']> = ['invalid_credentials', 'locked_now', 'rate_limited', 'unavailable'];
-  return plain.includes(code as SignInRefusal['kind']) ? ({ kind: code } as SignInRefusal) : undefined;
+  const plain: Array<SignInRefusal['kind']> = ['invalid_credentials', 'locked_now', 'rate_limited', 'unavailable', 'use_identity_provider', ...SSO_REFUSALS];
+  if (plain.includes(code as SignInRefusal['kind'])) return { kind: code } as SignInRefusal;
+  return Object.hasOwn(NEXT_AUTH_PROVIDER_CODES, code) ? { kind: NEXT_AUTH_PROVIDER_CODES[code]! } : undefined;
 }
 
 export function signInRefusalMessage(refusal: SignInRefusal): string {
@@ -63,6 +106,22 @@ export function signInRefusalMessage(refusal: SignInRefusal): string {
       return 'Demasiados intentos de inicio de sesión desde esta dirección. Espere un minuto y vuelva a intentarlo.';
     case 'unavailable':
       return GENERIC_SIGN_IN_ERROR;
+    case 'use_identity_provider':
+      return 'Esta cuenta entra con el proveedor de identidad de la empresa: use el botón «Entrar con …» de arriba.';
+    case 'sso_no_role':
+    case 'sso_wrong_tenant':
+    case 'sso_wrong_domain':
+    case 'sso_not_linked':
+    case 'sso_deactivated':
+      return `No puede entrar a la consola: ${SSO_REFUSAL_WORDS[refusal.kind]}. Si debería tener acceso, pídalo al administrador.`;
+    case 'sso_no_email':
+    case 'sso_expired_token':
+    case 'sso_invalid_token':
+      return `No se pudo confirmar su identidad: ${SSO_REFUSAL_WORDS[refusal.kind]}. Vuelva a intentarlo; si se repite, avise al administrador.`;
+    case 'sso_unavailable':
+      return 'El proveedor de identidad no responde en este momento. Vuelva a intentarlo en unos minutos; si la consola urge, un administrador puede entrar con su cuenta de emergencia.';
+    case 'sso_cancelled':
+      return 'Se canceló el inicio de sesión en el proveedor de identidad.';
   }
 }
 

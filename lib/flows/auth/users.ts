@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { db } from '@/db/client';
-import { consoleUsers, type ConsoleRole, type ConsoleUser } from '@/db/schema';
+import { consoleUsers, NO_PASSWORD, type ConsoleRole, type ConsoleUser } from '@/db/schema';
 import { writeAudit, type Actor } from '@/lib/core/audit/audit';
 import { auditPasswordChangeRefusal } from '@/lib/flows/auth/access-audit';
 import { passwordChangeRefusalMessage, WRONG_CURRENT_PASSWORD } from '@/lib/flows/auth/password-change-errors';
@@ -164,11 +164,33 @@ async function changeConsoleUser(
   });
 }
 
+const ROLE_FROM_DIRECTORY = 'El rol de quien entra con el proveedor de identidad lo decide su directorio en cada inicio de sesión: cámbielo allí.';
+const NO_PASSWORD_OF_OURS = 'Esta persona entra con el proveedor de identidad y no tiene contraseña en la consola.';
+
 /** Changes a user's role; takes effect on the user's next request (sessions re-read the role). */
 export function setConsoleUserRole(actor: Actor, userId: number, role: ConsoleRole) {
   const parsed = userRoleSchema.safeParse(role);
   if (!parsed.success) return Promise.resolve(fail('invalid' as const, 'Elija un rol válido: administrador o soporte.'));
-  return changeConsoleUser(actor, userId, 'user.set_role', () => ok({ role: parsed.data }));
+  return changeConsoleUser(actor, userId, 'user.set_role', (current) => (current.origin === 'identity_provider' ? fail('invalid', ROLE_FROM_DIRECTORY) : ok({ role: parsed.data })));
+}
+
+/**
+ * An administrator's explicit choice that a local account becomes the identity provider's user
+ * with the same e-mail at its next sign-in through it (never done by e-mail alone): its password
+ * stops working and its sessions end now. A break-glass account stays local.
+ */
+export function allowIdentityProviderLink(actor: Actor, userId: number, breakGlassEmails: readonly string[]) {
+  return changeConsoleUser(
+    actor,
+    userId,
+    'user.allow_identity_provider_link',
+    (current) => {
+      if (current.origin === 'identity_provider') return fail('invalid', 'Esta persona ya entra con el proveedor de identidad.');
+      if (breakGlassEmails.includes(current.email.toLowerCase())) return fail('invalid', 'Es una cuenta de emergencia: sigue entrando con su contraseña para cuando el proveedor no responda.');
+      return ok({ origin: 'identity_provider', passwordHash: NO_PASSWORD, passwordChangedAt: new Date(), mustChangePassword: false });
+    },
+    (before, after) => ({ before: { origin: before.origin }, after: { origin: after.origin } }),
+  );
 }
 
 /** Deactivating signs the user out everywhere at their next request; their history stays. */
@@ -195,7 +217,7 @@ export async function resetConsoleUserPassword(
     actor,
     userId,
     'user.reset_password',
-    () => ok({ passwordHash, passwordChangedAt: new Date(), mustChangePassword: true }),
+    (current) => (current.origin === 'identity_provider' ? fail('invalid', NO_PASSWORD_OF_OURS) : ok({ passwordHash, passwordChangedAt: new Date(), mustChangePassword: true })),
     // The audit row says that the password changed and when, never the password or its hash.
     (before, after) => ({ before: { passwordChangedAt: before.passwordChangedAt }, after: { passwordChangedAt: after.passwordChangedAt } }),
   );

@@ -7,7 +7,9 @@ import { endAllSessions } from '@/lib/flows/auth/sessions';
 import { ROLE_LABELS } from '@/lib/presentation/labels';
 import { resetTwoFactor } from '@/lib/flows/two-factor/service';
 import { booleanField, idField } from '@/lib/presentation/form-fields';
+import { consoleSsoSettings } from '@/lib/flows/auth/sso-settings';
 import {
+  allowIdentityProviderLink,
   createConsoleUser,
   resetConsoleUserPassword,
   setConsoleUserActive,
@@ -59,6 +61,16 @@ export const resetUserPasswordAction = consoleAction({ role: 'admin', schema: z.
   return fromResult(result, ({ user: updated, password }) => ({
     message: `Contraseña de ${updated.email} restablecida; sus sesiones abiertas terminaron.`,
     data: { email: updated.email, password },
+  }));
+});
+
+/** Lets a local account be taken over by the identity provider's user with its e-mail (docs/sso.md): audited. */
+export const allowIdentityProviderLinkAction = consoleAction({ role: 'admin', schema: z.object({ userId: idField }) }, async ({ userId }, user) => {
+  const result = await allowIdentityProviderLink(user.actor, userId, consoleSsoSettings().CONSOLE_BREAK_GLASS_EMAILS);
+  if (result.ok) revalidatePath('/admin/usuarios');
+  return fromResult(result, (updated) => ({
+    message: `${updated.email} entrará con el proveedor de identidad; su contraseña ya no sirve y sus sesiones terminaron.`,
+    data: undefined,
   }));
 });
 

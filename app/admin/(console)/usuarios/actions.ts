@@ -9,3 +9,4 @@ export const setUserActiveAction = users.setUserActiveAction;
 export const resetUserPasswordAction = users.resetUserPasswordAction;
 export const endUserSessionsAction = users.endUserSessionsAction;
 export const resetUserTwoFactorAction = users.resetUserTwoFactorAction;
+export const allowIdentityProviderLinkAction = users.allowIdentityProviderLinkAction;

@@ -3,7 +3,7 @@ import { PageHeader } from '@/components/console/page-header';
 import { ActiveBadge } from '@/components/console/status-badge';
 import { EmailAddress } from '@/components/email-address';
 import { requirePageUser } from '@/lib/surfaces/console/session';
-import { ROLE_LABELS, TWO_FACTOR_LABELS, USER_STATE_LABELS } from '@/lib/presentation/labels';
+import { ROLE_LABELS, TWO_FACTOR_LABELS, USER_ORIGIN_LABELS, USER_STATE_LABELS } from '@/lib/presentation/labels';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { consoleUsersView } from '@/lib/surfaces/console/users';
 import { CreateUserForm, UserRowActions } from './user-forms';
@@ -12,7 +12,7 @@ export const metadata: Metadata = { title: 'Usuarios' };
 
 export default async function UsersPage() {
   const currentUser = await requirePageUser('admin');
-  const { users, sessionCounts, twoFactorUsers, twoFactorRequired } = await consoleUsersView();
+  const { users, sessionCounts, twoFactorUsers, twoFactorRequired, identityProvider } = await consoleUsersView();
   return (
     <>
       <PageHeader
@@ -30,6 +30,8 @@ export default async function UsersPage() {
               <th>Usuario</th>
               <th>Rol</th>
               <th>Estado</th>
+              <th>Entra con</th>
+              <th>Último inicio de sesión</th>
               <th>Contraseña cambiada</th>
               <th>Verificación en dos pasos</th>
               <th>Sesiones</th>
@@ -52,9 +54,17 @@ export default async function UsersPage() {
                 <td data-label="Estado">
                   <ActiveBadge active={user.active} on={USER_STATE_LABELS.active} off={USER_STATE_LABELS.disabled} />
                 </td>
+                <td className="small" data-label="Entra con">
+                  {USER_ORIGIN_LABELS[user.origin]}
+                  {user.origin === 'local' && identityProvider?.breakGlassEmails.includes(user.email.toLowerCase()) && <div className="muted">Cuenta de emergencia</div>}
+                  {user.origin === 'identity_provider' && <div className="muted">El rol lo decide su directorio</div>}
+                </td>
+                <td className="nowrap small" data-label="Último inicio de sesión">
+                  {user.lastSignInAt ? formatDateTime(user.lastSignInAt) : 'Nunca'}
+                </td>
                 <td className="nowrap small" data-label="Contraseña cambiada">
-                  {formatDateTime(user.passwordChangedAt)}
-                  {user.mustChangePassword && <div className="muted">Debe cambiarla al entrar</div>}
+                  {user.origin === 'local' ? formatDateTime(user.passwordChangedAt) : 'Sin contraseña'}
+                  {user.origin === 'local' && user.mustChangePassword && <div className="muted">Debe cambiarla al entrar</div>}
                 </td>
                 <td className="small" data-label="Verificación en dos pasos">
                   {twoFactorUsers.has(user.id) ? TWO_FACTOR_LABELS.enrolled : TWO_FACTOR_LABELS.notEnrolled}
@@ -64,7 +74,18 @@ export default async function UsersPage() {
                   {sessionCounts.get(user.id) ?? 0}
                 </td>
                 <td className="row-actions">
-                  <UserRowActions userId={user.id} name={user.name} email={user.email} role={user.role} active={user.active} isSelf={user.id === currentUser.id} activeSessions={sessionCounts.get(user.id) ?? 0} twoFactor={twoFactorUsers.has(user.id)} />
+                  <UserRowActions
+                    userId={user.id}
+                    name={user.name}
+                    email={user.email}
+                    role={user.role}
+                    active={user.active}
+                    isSelf={user.id === currentUser.id}
+                    activeSessions={sessionCounts.get(user.id) ?? 0}
+                    twoFactor={twoFactorUsers.has(user.id)}
+                    origin={user.origin}
+                    linkableTo={identityProvider && user.origin === 'local' && !identityProvider.breakGlassEmails.includes(user.email.toLowerCase()) ? identityProvider.name : null}
+                  />
                 </td>
               </tr>
             ))}

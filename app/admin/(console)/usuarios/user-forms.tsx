@@ -4,7 +4,7 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import { ActionForm, Field } from '@/components/console/action-form';
 import { SecretReveal } from '@/components/console/secret-reveal';
 import { ROLE_LABELS } from '@/lib/presentation/labels';
-import { createUserAction, endUserSessionsAction, resetUserPasswordAction, resetUserTwoFactorAction, setUserActiveAction, setUserRoleAction } from './actions';
+import { allowIdentityProviderLinkAction, createUserAction, endUserSessionsAction, resetUserPasswordAction, resetUserTwoFactorAction, setUserActiveAction, setUserRoleAction } from './actions';
 
 const PASSWORD_SHOWN_EVENT = 'consola:usuarios:contrasena-mostrada';
 
@@ -72,9 +72,13 @@ interface UserRowActionsProps {
   activeSessions: number;
   /** The user has two-factor sign-in: an administrator can reset it (a lost phone). */
   twoFactor: boolean;
+  /** local: a password of the console; identity_provider: the role and the password are the directory's. */
+  origin: 'local' | 'identity_provider';
+  /** The identity provider's name when this local account may be passed to it; else null. */
+  linkableTo: string | null;
 }
 
-export function UserRowActions({ userId, name, email, role, active, isSelf, activeSessions, twoFactor }: UserRowActionsProps) {
+export function UserRowActions({ userId, name, email, role, active, isSelf, activeSessions, twoFactor, origin, linkableTo }: UserRowActionsProps) {
   // The menu shows the saved role again when a change is cancelled or refused (the last admin's
   // demotion): a value that was never saved must not look saved.
   const [chosenRole, setChosenRole] = useState(role);
@@ -86,48 +90,70 @@ export function UserRowActions({ userId, name, email, role, active, isSelf, acti
   const [resetPassword, showResetPassword] = useOnePasswordOnScreen<string>();
   return (
     <div style={{ display: 'grid', gap: '0.5rem' }}>
-      <ActionForm
-        action={setUserRoleAction}
-        hidden={{ userId }}
-        submitLabel="Cambiar rol"
-        className="inline"
-        submitClassName="secondary"
-        confirmation={{ kind: 'promotion', name, email, currentRole: role }}
-        onNotSaved={() => setChosenRole(role)}
-      >
-        <label className="sr-only" htmlFor={`role-${userId}`}>
-          Rol de {email}
-        </label>
-        <select
-          id={`role-${userId}`}
-          name="role"
-          value={chosenRole}
-          onChange={(event) => setChosenRole(event.target.value as UserRowActionsProps['role'])}
-          style={{ width: 'auto' }}
+      {origin === 'local' && (
+        <>
+          <ActionForm
+            action={setUserRoleAction}
+            hidden={{ userId }}
+            submitLabel="Cambiar rol"
+            className="inline"
+            submitClassName="secondary"
+            confirmation={{ kind: 'promotion', name, email, currentRole: role }}
+            onNotSaved={() => setChosenRole(role)}
+          >
+            <label className="sr-only" htmlFor={`role-${userId}`}>
+              Rol de {email}
+            </label>
+            <select
+              id={`role-${userId}`}
+              name="role"
+              value={chosenRole}
+              onChange={(event) => setChosenRole(event.target.value as UserRowActionsProps['role'])}
+              style={{ width: 'auto' }}
+            >
+              <option value="support">{ROLE_LABELS.support}</option>
+              <option value="admin">{ROLE_LABELS.admin}</option>
+            </select>
+          </ActionForm>
+          <ActionForm
+            action={resetUserPasswordAction}
+            hidden={{ userId }}
+            submitLabel="Restablecer contraseña"
+            pendingLabel="Restableciendo…"
+            className="inline"
+            submitClassName="secondary"
+            confirmation={{
+              kind: 'text',
+              title: `¿Restablecer la contraseña de ${email}?`,
+              message: 'Sus sesiones abiertas terminarán; entrará con la nueva contraseña y la consola le pedirá elegir la suya.',
+              confirmLabel: 'Restablecer contraseña',
+            }}
+            onSuccess={({ password }) => showResetPassword(password)}
+            renderSuccess={() => null}
+          >
+            {null}
+          </ActionForm>
+          {resetPassword && <SecretReveal title={`Nueva contraseña de ${email}`} secret={resetPassword} feminine />}
+        </>
+      )}
+      {!isSelf && linkableTo && (
+        <ActionForm
+          action={allowIdentityProviderLinkAction}
+          hidden={{ userId }}
+          submitLabel={`Pasar a ${linkableTo}`}
+          pendingLabel="Cambiando…"
+          className="inline"
+          submitClassName="secondary"
+          confirmation={{
+            kind: 'text',
+            title: `¿${email} entrará con ${linkableTo}?`,
+            message: `Su contraseña deja de servir y sus sesiones terminan ahora. En su siguiente inicio de sesión con ${linkableTo}, la cuenta de ese proveedor con este mismo correo quedará vinculada a este usuario, y su rol lo decidirá el directorio.`,
+            confirmLabel: 'Pasar al proveedor',
+          }}
         >
-          <option value="support">{ROLE_LABELS.support}</option>
-          <option value="admin">{ROLE_LABELS.admin}</option>
-        </select>
-      </ActionForm>
-      <ActionForm
-        action={resetUserPasswordAction}
-        hidden={{ userId }}
-        submitLabel="Restablecer contraseña"
-        pendingLabel="Restableciendo…"
-        className="inline"
-        submitClassName="secondary"
-        confirmation={{
-          kind: 'text',
-          title: `¿Restablecer la contraseña de ${email}?`,
-          message: 'Sus sesiones abiertas terminarán; entrará con la nueva contraseña y la consola le pedirá elegir la suya.',
-          confirmLabel: 'Restablecer contraseña',
-        }}
-        onSuccess={({ password }) => showResetPassword(password)}
-        renderSuccess={() => null}
-      >
-        {null}
-      </ActionForm>
-      {resetPassword && <SecretReveal title={`Nueva contraseña de ${email}`} secret={resetPassword} feminine />}
+          {null}
+        </ActionForm>
+      )}
       {!isSelf && twoFactor && (
         <ActionForm
           action={resetUserTwoFactorAction}

@@ -1,5 +1,7 @@
-// GET, POST /api/auth/* - next-auth: console sign-in (credentials), sign-out, session, CSRF token.
+// GET, POST /api/auth/* - next-auth: console sign-in (credentials, and the identity provider when
+// configured: docs/sso.md), sign-out, session, CSRF token.
 import NextAuth from 'next-auth';
+import { answeringAuthRequest } from '@/lib/flows/auth/auth-request';
 import { rememberingKnownDevice } from '@/lib/flows/auth/known-device';
 import { authOptions } from '@/lib/flows/auth/options';
 
@@ -11,7 +13,7 @@ type RouteContext = { params: Promise<{ nextauth: string[] }> };
 // A password sign-in that starts a session also marks its browser as a known device of the
 // account (lib/flows/auth/known-device.ts), exempt from the account's pace under a guessing attack.
 async function handler(request: Request, context: RouteContext) {
-  return rememberingKnownDevice(request, (forwarded) => NextAuth(forwarded as never, context as never, authOptions()) as Promise<Response>);
+  return answeringAuthRequest(request, () => rememberingKnownDevice(request, (forwarded) => NextAuth(forwarded as never, context as never, authOptions()) as Promise<Response>));
 }
 
 export { handler as GET, handler as POST };

@@ -1,0 +1,101 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { db } from '@/db/client';
+import { consoleSessions, consoleUsers } from '@/db/schema';
+import { writeAudit } from '@/lib/core/audit/audit';
+import { logger } from '@/lib/platform/logging/logger';
+import { IDENTITY_PROVIDER_ACTIONS } from './sso';
+import { consoleSsoSettings } from './sso-settings';
+
+// OpenID Connect Back-Channel Logout 1.0: the identity provider posts a signed logout token when
+// a user signs out there or is disabled, and every console session of that user (or of the
+// provider's session it names) ends. Sessions are rows, so every instance refuses them at their
+// next request.
+
+const log = logger('auth');
+const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
+/** A logout token older than this is refused: a captured one replayed later ends nothing new. */
+const MAX_TOKEN_AGE_SECONDS = 300;
+const CLOCK_TOLERANCE_SECONDS = 10;
+
+export type LogoutResult = { ok: true; ended: number } | { ok: false; reason: 'off' | 'invalid' | 'unavailable' };
+
+/** The provider's signing keys, found through its discovery document once per process (jose refreshes them on an unknown key id). */
+let keys: { issuer: string; set: ReturnType<typeof createRemoteJWKSet> } | undefined;
+
+async function providerKeys(issuer: string, timeoutMs: number): Promise<ReturnType<typeof createRemoteJWKSet>> {
+  if (keys?.issuer === issuer) return keys.set;
+  const response = await fetch(`${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(timeoutMs) });
+  if (!response.ok) throw new Error(`discovery answered ${response.status}`);
+  const discovery = (await response.json()) as { jwks_uri?: unknown };
+  if (typeof discovery.jwks_uri !== 'string') throw new Error('discovery has no jwks_uri');
+  keys = { issuer, set: createRemoteJWKSet(new URL(discovery.jwks_uri), { timeoutDuration: timeoutMs }) };
+  return keys.set;
+}
+
+/** Verifies a logout token as the specification's section 2.6 says; the claims, or why not. */
+async function verifiedLogoutClaims(logoutToken: string): Promise<JWTPayload | 'invalid' | 'unavailable'> {
+  const settings = consoleSsoSettings();
+  const issuer = settings.CONSOLE_OIDC_ISSUER!;
+  let keySet: ReturnType<typeof createRemoteJWKSet>;
+  try {
+    keySet = await providerKeys(issuer, settings.CONSOLE_OIDC_TIMEOUT_MS);
+  } catch (error) {
+    log.warn({ err: error }, 'the identity provider’s keys could not be read for a logout token');
+    return 'unavailable';
+  }
+  try {
+    const { payload } = await jwtVerify(logoutToken, keySet, {
+      issuer,
+      audience: settings.CONSOLE_OIDC_CLIENT_ID,
+      maxTokenAge: MAX_TOKEN_AGE_SECONDS,
+      clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      requiredClaims: ['iat', 'jti'],
+    });
+    const events = payload.events as Record<string, unknown> | undefined;
+    const hasEvent = typeof events === 'object' && events !== null && typeof events[BACKCHANNEL_LOGOUT_EVENT] === 'object';
+    // A logout token is never an ID token: it names a user or a session, carries the event, and no nonce.
+    if (!hasEvent || 'nonce' in payload || (typeof payload.sub !== 'string' && typeof payload.sid !== 'string')) return 'invalid';
+    return payload;
+  } catch (error) {
+    log.warn({ err: error }, 'a logout token was refused');
+    return 'invalid';
+  }
+}
+
+/** Ends the console sessions a logout token names; audited per user with how many ended. */
+export async function receiveLogoutToken(logoutToken: string): Promise<LogoutResult> {
+  if (consoleSsoSettings().CONSOLE_OIDC_ISSUER === undefined) return { ok: false, reason: 'off' };
+  const claims = await verifiedLogoutClaims(logoutToken);
+  if (typeof claims === 'string') return { ok: false, reason: claims };
+  const sub = typeof claims.sub === 'string' ? claims.sub : undefined;
+  const sid = typeof claims.sid === 'string' ? claims.sid : undefined;
+  return (await db()).transaction(async (tx) => {
+    const users = sub ? await tx.select({ id: consoleUsers.id }).from(consoleUsers).where(eq(consoleUsers.identityProviderSubject, sub)) : [];
+    const bySubject = users.length > 0 ? inArray(consoleSessions.userId, users.map((user) => user.id)) : undefined;
+    // With a sid, only that provider session's; with a sub alone, every session the user opened through the provider.
+    const condition = sid
+      ? and(eq(consoleSessions.identityProviderSid, sid), ...(bySubject ? [bySubject] : []))
+      : bySubject
+        ? and(bySubject, eq(consoleSessions.viaIdentityProvider, true))
+        : undefined;
+    if (!condition) return { ok: true, ended: 0 };
+    const ended = await tx.delete(consoleSessions).where(condition).returning({ userId: consoleSessions.userId });
+    for (const userId of new Set(ended.map((row) => row.userId))) {
+      const count = ended.filter((row) => row.userId === userId).length;
+      await writeAudit(tx, { kind: 'system', name: 'identity-provider' }, {
+        action: IDENTITY_PROVIDER_ACTIONS.loggedOut,
+        targetType: 'console_user',
+        targetId: userId,
+        before: { sessions: count },
+        after: { sessions: 0 },
+      });
+    }
+    return { ok: true, ended: ended.length };
+  });
+}
+
+/** Forgets the provider's keys (a test that changes the issuer). */
+export function forgetProviderKeys(): void {
+  keys = undefined;
+}
