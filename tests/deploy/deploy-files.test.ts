@@ -78,6 +78,13 @@ const CAPABILITIES_ON: Record<string, string> = {
   ALERT_SMTP_PASS: 'clave-smtp',
   ALERT_WEBHOOK_URL: 'https://hooks.example.gt/gateway',
   ALERT_WEBHOOK_SECRET: 'un-secreto-de-webhook-de-32-caracteres-o-mas',
+  CONSOLE_OIDC_ISSUER: 'https://login.microsoftonline.com/6f1c0b8e-2a44-4d1e-9c57-3b0b5c6f7a10/v2.0',
+  CONSOLE_OIDC_CLIENT_ID: 'consola-pasarela',
+  CONSOLE_OIDC_CLIENT_SECRET: 'secreto-del-cliente',
+  CONSOLE_OIDC_ADMIN_VALUES: 'grupo-administradores',
+  CONSOLE_OIDC_SUPPORT_VALUES: 'grupo-soporte',
+  CONSOLE_OIDC_ENTRA_TENANT_ID: '6f1c0b8e-2a44-4d1e-9c57-3b0b5c6f7a10',
+  CONSOLE_BREAK_GLASS_EMAILS: 'emergencia@example.gt',
 };
 /** Settings that only development and the tests read (the embedded database, the simulator, a cheap hash): never a deployment's. */
 const DEVELOPMENT_ONLY = ['PGLITE_DIR', 'PASSWORD_HASH_COST', 'SIMULATOR_PORT', 'SIMULATOR_SEED', 'INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS'];
