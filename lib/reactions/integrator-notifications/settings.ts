@@ -2,11 +2,12 @@ import { BALANCE_SETTINGS } from '@/lib/core/billing/settings';
 import { MAIL_SETTINGS } from '@/lib/platform/mail/settings';
 import { PLATFORM_SETTINGS, type Env } from '@/lib/platform/settings/env';
 import { currentSettings, defineSettings, type SettingsOf } from '@/lib/platform/settings/fragment';
-import { flag, integer } from '@/lib/platform/settings/values';
+import { integer } from '@/lib/platform/settings/values';
+import { OUTBOUND_TARGET_DOCS, OUTBOUND_TARGET_SHAPE, outboundTargetSettingsProblem } from '@/lib/platform/settings/outbound-targets';
 import { paymentsConfigured } from '@/lib/providers/payments/configured';
 import { PAYMENT_SETTINGS, type PaymentSettings } from '@/lib/providers/payments/settings';
 import { ALERT_SETTINGS, alertSettingsFrom, type AlertSettings, type AlertSettingsSource, type EmailSettings } from '@/lib/reactions/alerts/settings';
-import type { TargetPolicy } from './targets';
+import type { TargetPolicy } from '@/lib/platform/security/outbound-targets';
 
 // Notices to each integration's own contacts and webhook: e-mails go through the relay
 // (lib/platform/mail), deliveries through the alerts' outbox with its retries.
@@ -15,17 +16,17 @@ export const INTEGRATOR_NOTIFICATION_SETTINGS = defineSettings({
   shape: {
     INTEGRATOR_NOTIFICATION_REPEAT_HOURS: integer(24, 1, 24 * 31),
     INTEGRATOR_SOURCE_OUTAGE_MINUTES: integer(10, 1, 24 * 60),
-    INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS: flag(false),
+    // The policy's setting (lib/platform/settings/outbound-targets.ts), which other rungs read too.
+    ...OUTBOUND_TARGET_SHAPE,
   },
   docs: {
     INTEGRATOR_NOTIFICATION_REPEAT_HOURS: "At most one notice per condition (one integration's low balance, its exhaustion) this often, across every instance.",
     INTEGRATOR_SOURCE_OUTAGE_MINUTES: "A source unavailable this long (its breaker open on any instance) is told to the technical contacts of the integrations that use it; then its recovery.",
-    INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS: 'Lets integrator webhooks use http:// and private, loopback and link-local addresses (local receivers in development and tests); production refuses it.',
+    ...OUTBOUND_TARGET_DOCS,
   },
   refine: (settings, ctx, appEnv) => {
-    if (appEnv === 'production' && settings.INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS) {
-      ctx.addIssue({ code: 'custom', path: ['INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS'], message: 'must be false in production: integrator webhooks go only to public https:// addresses' });
-    }
+    const problem = outboundTargetSettingsProblem(settings, appEnv);
+    if (problem) ctx.addIssue({ code: 'custom', ...problem });
   },
 });
 
