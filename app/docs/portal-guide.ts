@@ -1,3 +1,4 @@
+import { DEFAULT_SESSION_MAX_HOURS } from '@/lib/flows/auth/session-settings';
 import type { PortalRole } from '@/db/schema';
 
 // The integrators' portal as /docs explains it. The roles of each row
@@ -86,5 +87,5 @@ export const PORTAL_GUIDE_PAGES: readonly PortalGuidePage[] = [
 /** Who must enrol in two-factor sign-in in production; the others may (lib/flows/portal-identity/policy.ts). */
 export const PORTAL_GUIDE_TWO_FACTOR_REQUIRED: readonly PortalRole[] = ['propietario', 'desarrollador'];
 
-/** How long a portal session lasts from its sign-in (SESSION_MAX_AGE_SECONDS in lib/flows/auth/sessions.ts, both realms'). */
-export const PORTAL_GUIDE_SESSION_HOURS = 8;
+/** How long a portal session lasts from its sign-in unless the operator shortens it (SESSION_MAX_HOURS, both realms'). */
+export const PORTAL_GUIDE_SESSION_HOURS = DEFAULT_SESSION_MAX_HOURS;

@@ -1,4 +1,4 @@
-// Personal data brought under the current keys: records, links, bulk items, watch lists, webhook secrets.
+// Personal data brought under the current keys: records, links, bulk items, watch lists, webhook and identity provider secrets.
 import { resealRecords } from '@/lib/core/personal-data/reseal';
 import { CliError } from '../errors';
 import type { Commands } from './command';
@@ -15,7 +15,8 @@ export const personalDataCommands: Commands = {
         'su id, cada uno una transacción corta, mientras el servicio atiende; si se',
         'interrumpe, sigue donde quedó (--restart: desde el primer registro).',
         'Después, igual por lotes, los vínculos NIT-CUI, los ítems de lotes y las',
-        'listas de vigilancia (sus NIT, estados y cambios) y los secretos de webhook',
+        'listas de vigilancia (sus NIT, estados y cambios), los secretos de webhook',
+        'y los secretos de cliente de los proveedores de identidad de las empresas',
         'aún bajo una clave anterior',
       ],
     },
@@ -54,9 +55,10 @@ export const personalDataCommands: Commands = {
           `Leyó ${counted(result.scanned, 'registro de consulta', 'registros de consultas')} y volvió a cifrar ${count(result.resealed)}, en ${seconds} s. ` +
           `Volvió a cifrar también ${counted(result.identifierLinks, 'vínculo NIT-CUI', 'vínculos NIT-CUI')}, ` +
           `${counted(tables.bulk_job_items, 'ítem de lotes', 'ítems de lotes')}, ${counted(tables.watch_list_entries, 'NIT de listas de vigilancia', 'NIT de listas de vigilancia')}, ` +
-          `${counted(tables.watch_list_changes, 'cambio de vigilancia', 'cambios de vigilancia')} ` +
-          `y ${counted(tables.integrations, 'secreto de webhook', 'secretos de webhook')}. ` +
-          `Los registros, esos vínculos, los lotes, las listas de vigilancia y los secretos de webhook están ahora bajo la clave de cifrado ${result.encryptionKeyId} y la de búsqueda ${result.searchKeyId}: ` +
+          `${counted(tables.watch_list_changes, 'cambio de vigilancia', 'cambios de vigilancia')}, ` +
+          `${counted(tables.integrations, 'secreto de webhook', 'secretos de webhook')} ` +
+          `y ${counted(tables.integration_identity_providers, 'secreto de cliente de un proveedor de identidad', 'secretos de cliente de proveedores de identidad')}. ` +
+          `Los registros, esos vínculos, los lotes, las listas de vigilancia y los secretos están ahora bajo la clave de cifrado ${result.encryptionKeyId} y la de búsqueda ${result.searchKeyId}: ` +
           'ya puede vaciar PERSONAL_DATA_PREVIOUS_SEARCH_KEYS, y PERSONAL_DATA_PREVIOUS_KEYS 24 horas después de reiniciar con la clave nueva ' +
           '(las respuestas guardadas por Idempotency-Key no se vuelven a cifrar: caducan en 24 horas).',
       };

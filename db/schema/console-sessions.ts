@@ -32,6 +32,10 @@ export const consoleSessions = pgTable(
     viaIdentityProvider: boolean('via_identity_provider').notNull().default(false),
     /** The provider's session id (`sid`), which a back-channel logout token may name instead of the user. */
     identityProviderSid: text('identity_provider_sid'),
+    /** The provider's refresh token, sealed (lib/core/sealing): the session is re-checked with it (lib/flows/auth/sso-renewal.ts). */
+    identityProviderRefreshToken: text('identity_provider_refresh_token'),
+    /** When the provider last confirmed the session (its sign-in, then each renewal). */
+    identityProviderCheckedAt: timestamp('identity_provider_checked_at', { withTimezone: true, mode: 'date' }),
   },
   (table) => [
     // Each sign-in deletes the sessions that expired.

@@ -29,3 +29,4 @@ export * from './watch-lists';
 export * from './invoices';
 export * from './online-payments';
 export * from './auto-top-ups';
+export * from './identity-providers';

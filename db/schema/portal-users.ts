@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns';
+import { consoleUserOrigin } from './console-users';
 import { integrations } from './integrations';
 
 // What a person of an integrator organisation may do in the portal (lib/flows/portal-identity/roles.ts):
@@ -27,6 +28,10 @@ export const portalUsers = pgTable(
     passwordHash: text('password_hash').notNull(),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true, mode: 'date' }),
+    // local: invited, signs in with a password; identity_provider: through the integration's own provider (docs/sso.md).
+    origin: consoleUserOrigin('origin').notNull().default('local'),
+    // The provider's `sub` for this member, fixed at their first sign-in through it.
+    identityProviderSubject: text('identity_provider_subject'),
     removedAt: timestamp('removed_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -36,6 +41,7 @@ export const portalUsers = pgTable(
     uniqueIndex('portal_users_email_lower_unique').on(sql`lower(${table.email})`).where(sql`${table.removedAt} is null`),
     // An integration's members ("Equipo", the console's "Usuarios del portal").
     index('portal_users_integration_idx').on(table.integrationId),
+    uniqueIndex('portal_users_identity_provider_subject_unique').on(table.integrationId, table.identityProviderSubject).where(sql`${table.removedAt} is null`),
   ],
 );
 

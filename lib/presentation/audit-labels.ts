@@ -61,6 +61,8 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   passwordChangedAt: 'Contraseña cambiada',
   lockScope: 'Bloqueo',
   identityProviderRefusal: 'Motivo',
+  integrationId: 'Integración',
+  integration: 'Integración',
   sessionsEnded: 'Sesiones cerradas',
   origin: 'Forma de entrar',
   lockMinutes: 'Minutos de bloqueo',
@@ -103,6 +105,14 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   pausedReason: 'Motivo de la pausa',
   releasedInvoices: 'Facturas enviadas al certificador',
   detail: 'Detalle',
+  // An integration's own identity provider for the portal (lib/flows/portal-identity/identity-provider.ts).
+  issuer: 'Emisor',
+  clientId: 'Id de cliente',
+  clientSecret: 'Secreto del cliente',
+  emailDomain: 'Dominio de correo',
+  roleClaim: 'Atributo de roles',
+  roleValues: 'Valores por rol',
+  breakGlassEmails: 'Cuentas de emergencia',
   ...Object.fromEntries(
     FLAG_NAMES.map((flag) => {
       const label = LOOKUP_LABELS[FLAG_LOOKUP[flag]];
@@ -182,6 +192,7 @@ export function formatAuditValue(field: string, value: unknown, conditionLabels:
   if (field === 'bank' && typeof value === 'string') return bankName(value);
   if (field === 'source' && typeof value === 'string') return SOURCE_WORDS[value] ?? value;
   if (field === 'ledgerEntryId' && typeof value === 'number') return `#${value}`;
+  if (field === 'integrationId' && typeof value === 'number') return `n.º ${value}`;
   if (field === 'provider' && typeof value === 'string') return PAYMENT_PROVIDER_NAMES[value] ?? value;
   if (field === 'detail' && typeof value === 'string') return ONLINE_PAYMENT_DETAIL_WORDS[value] ?? value;
   if ((field === 'invoiceId' || field === 'invoiceReversalId') && typeof value === 'number') return `#${value}`;
@@ -197,6 +208,17 @@ export function formatAuditValue(field: string, value: unknown, conditionLabels:
   if (field === 'invitations' && Array.isArray(value)) {
     return value.map((entry) => `${String((entry as { email?: unknown }).email)} (${formatAuditValue('role', (entry as { role?: unknown }).role, conditionLabels)})`).join(', ');
   }
+  // The claim's values that give each portal role: "Propietario: ti-admins; Desarrollador: ninguno; …".
+  if (field === 'roleValues' && typeof value === 'object' && !Array.isArray(value)) {
+    const values = value as Record<string, unknown>;
+    return Object.entries(PORTAL_ROLE_LABELS)
+      .map(([role, label]) => {
+        const listed = Array.isArray(values[role]) ? (values[role] as unknown[]).map(String) : [];
+        return `${label}: ${listed.length === 0 ? 'ninguno' : listed.join(', ')}`;
+      })
+      .join('; ');
+  }
+  if (field === 'breakGlassEmails' && Array.isArray(value)) return value.length === 0 ? 'ninguna' : value.map(String).join(', ');
   if (field === 'allowedNetworks' && Array.isArray(value)) return value.length === 0 ? 'cualquier dirección (sin lista)' : value.join(', ');
   if (field === 'desactivados' && Array.isArray(value)) {
     if (value.length === 0) return 'ninguno';

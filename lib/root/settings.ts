@@ -21,6 +21,7 @@ import { BULK_SETTINGS } from '@/lib/flows/bulk/settings';
 import { ALERT_SETTINGS } from '@/lib/reactions/alerts/settings';
 import { INTEGRATOR_NOTIFICATION_SETTINGS } from '@/lib/reactions/integrator-notifications/settings';
 import { CONSOLE_SSO_SETTINGS } from '@/lib/flows/auth/sso-settings';
+import { SESSION_SETTINGS } from '@/lib/flows/auth/session-settings';
 import { STATUS_PAGE_SETTINGS } from '@/lib/reactions/status-page/settings';
 
 // Every capability's settings, assembled: the start, the CLI and the migrations check them all at
@@ -29,6 +30,7 @@ import { STATUS_PAGE_SETTINGS } from '@/lib/reactions/status-page/settings';
 export const SETTINGS_FRAGMENTS = [
   PLATFORM_SETTINGS,
   MAIL_SETTINGS,
+  SESSION_SETTINGS,
   CONSOLE_SSO_SETTINGS,
   SEALING_SETTINGS,
   SOURCE_SETTINGS,

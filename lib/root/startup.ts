@@ -23,6 +23,10 @@ import { startRecordJournal } from '@/lib/core/record-journal';
 import { integrationDirectory } from '@/lib/core/integrations/directory';
 import { LOCAL_DATA_DIR } from '@/lib/platform/files/private-directory';
 import { schedulePeriodicJob } from '@/lib/platform/jobs/schedule';
+import { recheckProviderSessions } from '@/lib/flows/auth/sso-renewal';
+import { recheckPortalProviderSessions } from '@/lib/flows/portal-identity/sso-renewal';
+import { recheckEveryMs } from '@/lib/flows/auth/session-settings';
+import { consoleSsoEnabled } from '@/lib/flows/auth/sso-settings';
 import { startedThroughServerWrapper } from '@/lib/core/limits/client-ip';
 import { describeError } from '@/lib/platform/logging/errors';
 import { logger } from '@/lib/platform/logging/logger';
@@ -156,6 +160,7 @@ export async function startServer(): Promise<void> {
   deliverAttackNotices(alerts());
   alerts().start();
   startTokenExpiryNotifications();
+  startProviderSessionRechecks();
   alerts().watchBreakers(sourceClients().guards);
   // The public status page's incidents: every instance records its breakers' openings and closings.
   recordBreakerTransitions(sourceClients().guards);
@@ -322,6 +327,39 @@ function startBillingJobs(sweepAfterSeconds: number): void {
       if (result.issued > 0 || result.failed > 0) billingLog.info(result, 'monthly statements issued');
     },
     onError: (error) => billingLog.error({ err: error }, 'issuing monthly statements failed'),
+  });
+}
+
+/**
+ * On one instance: the sessions opened through an identity provider (the console's, while it has
+ * one, and the integrators' in the portal) re-checked there with their refresh tokens
+ * (lib/flows/auth/sso-renewal.ts, lib/flows/portal-identity/sso-renewal.ts), so leaving the company
+ * ends access within SESSION_RECHECK_SECONDS.
+ */
+function startProviderSessionRechecks(): void {
+  const authLog = logger('auth');
+  if (consoleSsoEnabled()) {
+    schedulePeriodicJob({
+      name: 'identity-provider-sessions',
+      everyMs: recheckEveryMs(),
+      leaseMs: 5 * 60_000,
+      run: async () => {
+        const run = await recheckProviderSessions();
+        if (run.ended > 0 || run.unavailable > 0) authLog.info(run, 'identity provider sessions re-checked');
+      },
+      onError: (error) => authLog.error({ err: error }, 're-checking identity provider sessions failed'),
+    });
+  }
+  // The integrators' providers are set in the portal at any time: the job runs, and finds none while there are none.
+  schedulePeriodicJob({
+    name: 'portal-identity-provider-sessions',
+    everyMs: recheckEveryMs(),
+    leaseMs: 5 * 60_000,
+    run: async () => {
+      const run = await recheckPortalProviderSessions();
+      if (run.ended > 0 || run.unavailable > 0) authLog.info(run, 'portal identity provider sessions re-checked');
+    },
+    onError: (error) => authLog.error({ err: error }, 're-checking portal identity provider sessions failed'),
   });
 }
 

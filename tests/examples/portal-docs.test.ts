@@ -11,7 +11,7 @@ import { buildOpenApiDocument } from '@/lib/surfaces/openapi/document';
 import { INVITATION_VALID_HOURS } from '@/lib/flows/portal-identity/links';
 import { portalTwoFactorRequired } from '@/lib/flows/portal-identity/policy';
 import { PORTAL_ROLES } from '@/lib/flows/portal-identity/roles';
-import { SESSION_MAX_AGE_SECONDS } from '@/lib/flows/auth/sessions';
+import { SESSION_SETTINGS } from '@/lib/flows/auth/session-settings';
 import { RECOVERY_CODE_COUNT } from '@/lib/flows/two-factor/recovery-codes';
 import { marksOf, markdownRoleTable, PAGE_ROLES_IN_CODE, TWO_FACTOR_ROW } from '../support/portal-role-docs';
 import { setProcessSlot } from '@/lib/platform/runtime/process-state';
@@ -74,7 +74,7 @@ describe("the portal's chapter of docs/integrators.md", () => {
     expect(portalChapter).toContain('«Entorno de pruebas (sandbox)»');
     expect(portalChapter).toContain(`un enlace de un solo uso que vale ${INVITATION_VALID_HOURS} horas`);
     expect(portalChapter).toContain(`y ${RECOVERY_CODE_COUNT} códigos de recuperación`);
-    expect(PORTAL_GUIDE_SESSION_HOURS * 3600).toBe(SESSION_MAX_AGE_SECONDS);
+    expect(PORTAL_GUIDE_SESSION_HOURS).toBe(SESSION_SETTINGS.read({}).SESSION_MAX_HOURS);
     expect(portalChapter).toContain(`Una sesión dura ${PORTAL_GUIDE_SESSION_HOURS} horas desde el ingreso`);
   });
 

@@ -20,8 +20,13 @@ import { requiredEnv, twoInstanceEnv } from './support';
 const STEP_MS = 30_000;
 const STEP_TIMEOUT_MS = 180_000;
 const PROVIDER_NAME = 'Microsoft Entra ID';
+const RECHECK_SECONDS = 5;
+/** The re-check's bound: its interval, the job's own period, and the slack of a machine running the PostgreSQL suite beside (this file is untimed). */
+const RECHECK_BOUND_MS = 6 * RECHECK_SECONDS * 1000 + 20_000;
 
 const [ANA, BRUNO, CARLA] = OIDC_SIM_DEV_USERS as [OidcSimUser, OidcSimUser, OidcSimUser];
+const ELISA: OidcSimUser = { sub: 'usr-elisa-rios', email: 'elisa.rios@operador.example', name: 'Elisa Ríos', groups: ['consola-administradores'], hd: 'operador.example' };
+const FELIPE: OidcSimUser = { sub: 'usr-felipe-cruz', email: 'felipe.cruz@operador.example', name: 'Felipe Cruz', groups: ['consola-soporte'], hd: 'operador.example' };
 const OUTSIDER: OidcSimUser = { sub: 'usr-otro-inquilino', email: 'dora.paz@otra-empresa.example', name: 'Dora Paz', groups: ['consola-administradores'], tid: '11111111-2222-4333-8444-555555555555' };
 
 let testDatabase: TestDatabase;
@@ -36,7 +41,7 @@ beforeAll(async () => {
   requiredEnv('DATABASE_URL');
   testDatabase = await useTestDatabase();
   simulator = await startSimulator({ port: 0, latencyMs: 0 });
-  simulator.oidc.upsertUser(OUTSIDER);
+  for (const user of [OUTSIDER, ELISA, FELIPE]) simulator.oidc.upsertUser(user);
   breakGlass = await newConsoleUser('emergencia@operador.example', 'admin', { name: 'Cuenta de emergencia' });
   localSupport = await newConsoleUser('soporte.local@operador.example', 'support');
   // Bruno had a local account before the provider: the same e-mail is not enough to take it over.
@@ -51,6 +56,8 @@ beforeAll(async () => {
     CONSOLE_OIDC_ENTRA_TENANT_ID: OIDC_SIM_DEV_TENANT,
     CONSOLE_LOCAL_SIGN_IN: 'break_glass',
     CONSOLE_BREAK_GLASS_EMAILS: breakGlass.email,
+    // Sessions re-checked with the provider every 5 s (600 by default), so the test sees it happen.
+    SESSION_RECHECK_SECONDS: String(RECHECK_SECONDS),
   });
   // Each instance knows its own address (NEXTAUTH_URL): the provider returns the browser there.
   const ports = [await freePort(), await freePort()];
@@ -231,6 +238,38 @@ describe('the console through the identity provider, on two instances', () => {
     expect(await refusalShown(laptop)).toContain('no pertenece a ningún grupo');
     await first.close();
     await second.close();
+  });
+
+  it('re-checks sessions with the provider: an account disabled there, with no logout token, and a role moved, end within the interval', { timeout: STEP_TIMEOUT_MS }, async () => {
+    const { context: felipes, page: felipe } = await newWindow();
+    await throughProvider(felipe, FELIPE);
+    await felipe.getByRole('heading', { name: 'Panel', level: 1 }).waitFor();
+    const { context: elisas, page: elisa } = await newWindow();
+    await throughProvider(elisa, ELISA);
+    await elisa.getByRole('heading', { name: 'Panel', level: 1 }).waitFor();
+
+    const changedAt = Date.now();
+    simulator.oidc.upsertUser({ ...FELIPE, disabled: true });
+    simulator.oidc.upsertUser({ ...ELISA, groups: ['consola-soporte'] });
+    const signedOut = async (page: Page) => {
+      await expect
+        .poll(
+          async () => {
+            await page.goto(`${instances[1]!.baseUrl}/admin`);
+            return new URL(page.url()).pathname;
+          },
+          { timeout: RECHECK_BOUND_MS, interval: 1_000 },
+        )
+        .toBe('/admin/login');
+      return Date.now() - changedAt;
+    };
+    expect(await signedOut(felipe)).toBeLessThan(RECHECK_BOUND_MS);
+    expect(await signedOut(elisa)).toBeLessThan(RECHECK_BOUND_MS);
+    const felipeRow = await userByEmail(FELIPE.email);
+    expect((await auditOf(['user.identity_provider_session_refused'])).map((entry) => entry.targetId)).toContain(String(felipeRow!.id));
+    expect(await userByEmail(ELISA.email)).toMatchObject({ role: 'support' });
+    await felipes.close();
+    await elisas.close();
   });
 
   it('refuses a forged logout token with 400 and ends nothing', async () => {

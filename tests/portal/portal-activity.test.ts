@@ -27,7 +27,7 @@ let integrationB: TestIntegration;
 
 async function sessionOf(email: string) {
   const account = (await findPortalAccountByEmail(email))!;
-  return { ...account, actor: integratorActor(account), pendingStep: null, sessionPublicId: 'x' };
+  return { ...account, actor: integratorActor(account), pendingStep: null, sessionPublicId: 'x', origin: 'local' as const };
 }
 
 beforeAll(async () => {

@@ -97,5 +97,6 @@ export function portalSessionOf(integration: TestIntegration, role: PortalUserSe
     actor: { kind: 'integrator', id: 1, email: `persona@${integration.nombre}.example`, integrationId: integration.id, integrationName: integration.nombre },
     pendingStep: null,
     sessionPublicId: 'x',
+    origin: 'local',
   };
 }

@@ -35,7 +35,7 @@ export default async function PortalSignInPage({ searchParams }: { searchParams:
         <PortalSignInForm returnTo={returnTo} />
       </div>
       <p className="small links">
-        <Link href="/portal/restablecer">¿Olvidó su contraseña?</Link>
+        <Link href="/portal/ingresar/empresa">Entrar con la cuenta de su empresa</Link> · <Link href="/portal/restablecer">¿Olvidó su contraseña?</Link>
       </p>
       <p className="small muted">
         ¿Todavía no tiene cuenta? Se entra con la invitación que le envía un propietario de su integración o el equipo del servicio.

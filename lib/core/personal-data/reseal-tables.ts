@@ -5,8 +5,9 @@ import { personalDataKeys, type PersonalDataKeyring } from '@/lib/core/sealing/k
 
 // The other tables that keep personal data sealed with PERSONAL_DATA_KEY for longer than a rotation
 // can wait: a bulk job's items (30 days after the job ends) and a watch list's entries and changes
-// (as long as the list exists), and beside them the one secret sealed with the same key, an
-// integration's webhook signing secret (kept until the webhook is changed). `personal-data:reseal`
+// (as long as the list exists), and beside them the two secrets sealed with the same key, an
+// integration's webhook signing secret (kept until the webhook is changed) and its identity
+// provider's client secret (kept until its owners change it). `personal-data:reseal`
 // rewrites them after the query records, so emptying PERSONAL_DATA_PREVIOUS_KEYS leaves nothing
 // they need unreadable. Not here:
 // idempotency_keys and identifier_searches, which expire within 24 hours and an hour.
@@ -24,7 +25,7 @@ interface SealedTable {
   columns: SealedColumn[];
 }
 
-export type SealedTableName = 'bulk_job_items' | 'watch_list_entries' | 'watch_list_changes' | 'integrations';
+export type SealedTableName = 'bulk_job_items' | 'watch_list_entries' | 'watch_list_changes' | 'integrations' | 'integration_identity_providers';
 
 export const SEALED_TABLES: readonly SealedTable[] = [
   {
@@ -69,6 +70,14 @@ export const SEALED_TABLES: readonly SealedTable[] = [
     key: [{ name: 'id', type: 'integer' }],
     columns: [{ name: 'notification_webhook_secret_sealed', purpose: 'webhook_secret' }],
   },
+  {
+    // Not personal data either: an integration's client secret at its own identity provider
+    // (lib/flows/portal-identity/identity-provider.ts), kept until its owners change it. Without
+    // it, no member of the integration signs in through the provider.
+    name: 'integration_identity_providers',
+    key: [{ name: 'integration_id', type: 'integer' }],
+    columns: [{ name: 'client_secret_sealed', purpose: 'identity_provider_client_secret' }],
+  },
 ];
 
 /** Rows rewritten per table. */
@@ -95,7 +104,7 @@ const ident = (name: string): SQL => sql.raw(`"${name}"`);
  * runner that answered an item meanwhile (both under the current key), keeps its value.
  */
 export async function resealSealedTables(options: SealedTablesOptions, keys: PersonalDataKeyring = personalDataKeys()): Promise<SealedTablesResealed> {
-  const resealed: SealedTablesResealed = { bulk_job_items: 0, watch_list_entries: 0, watch_list_changes: 0, integrations: 0 };
+  const resealed: SealedTablesResealed = { bulk_job_items: 0, watch_list_entries: 0, watch_list_changes: 0, integrations: 0, integration_identity_providers: 0 };
   for (const table of SEALED_TABLES) resealed[table.name] = await resealTable(table, options, keys);
   return resealed;
 }

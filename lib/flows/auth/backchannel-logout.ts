@@ -1,9 +1,10 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { jwtVerify, type JWTPayload } from 'jose';
 import { db } from '@/db/client';
 import { consoleSessions, consoleUsers } from '@/db/schema';
 import { writeAudit } from '@/lib/core/audit/audit';
 import { logger } from '@/lib/platform/logging/logger';
+import { providerMetadata, type ProviderMetadata } from './provider-metadata';
 import { IDENTITY_PROVIDER_ACTIONS } from './sso';
 import { consoleSsoSettings } from './sso-settings';
 
@@ -20,26 +21,13 @@ const CLOCK_TOLERANCE_SECONDS = 10;
 
 export type LogoutResult = { ok: true; ended: number } | { ok: false; reason: 'off' | 'invalid' | 'unavailable' };
 
-/** The provider's signing keys, found through its discovery document once per process (jose refreshes them on an unknown key id). */
-let keys: { issuer: string; set: ReturnType<typeof createRemoteJWKSet> } | undefined;
-
-async function providerKeys(issuer: string, timeoutMs: number): Promise<ReturnType<typeof createRemoteJWKSet>> {
-  if (keys?.issuer === issuer) return keys.set;
-  const response = await fetch(`${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(timeoutMs) });
-  if (!response.ok) throw new Error(`discovery answered ${response.status}`);
-  const discovery = (await response.json()) as { jwks_uri?: unknown };
-  if (typeof discovery.jwks_uri !== 'string') throw new Error('discovery has no jwks_uri');
-  keys = { issuer, set: createRemoteJWKSet(new URL(discovery.jwks_uri), { timeoutDuration: timeoutMs }) };
-  return keys.set;
-}
-
 /** Verifies a logout token as the specification's section 2.6 says; the claims, or why not. */
 async function verifiedLogoutClaims(logoutToken: string): Promise<JWTPayload | 'invalid' | 'unavailable'> {
   const settings = consoleSsoSettings();
   const issuer = settings.CONSOLE_OIDC_ISSUER!;
-  let keySet: ReturnType<typeof createRemoteJWKSet>;
+  let keySet: ProviderMetadata['keys'];
   try {
-    keySet = await providerKeys(issuer, settings.CONSOLE_OIDC_TIMEOUT_MS);
+    keySet = (await providerMetadata(issuer, settings.CONSOLE_OIDC_TIMEOUT_MS)).keys;
   } catch (error) {
     log.warn({ err: error }, 'the identity provider’s keys could not be read for a logout token');
     return 'unavailable';
@@ -93,9 +81,4 @@ export async function receiveLogoutToken(logoutToken: string): Promise<LogoutRes
     }
     return { ok: true, ended: ended.length };
   });
-}
-
-/** Forgets the provider's keys (a test that changes the issuer). */
-export function forgetProviderKeys(): void {
-  keys = undefined;
 }

@@ -7,7 +7,8 @@ import { authRequestOrigin } from './auth-request';
 import { sessionCookiesAreSecure } from './cookie-security';
 import { authenticateConsoleUser, SignInRefused } from './credentials';
 import { nextAuthSecret } from './secret';
-import { endConsoleSession, SESSION_MAX_AGE_SECONDS, startConsoleSession, type SessionOrigin } from './sessions';
+import { sessionMaxAgeSeconds } from './session-settings';
+import { endConsoleSession, startConsoleSession, type SessionOrigin } from './sessions';
 import { SIGN_IN_ERROR_PARAM } from './sign-in-errors';
 import { admitThroughProvider, auditRefusal, refusalOfProviderError, type IdentityClaims } from './sso';
 import { consoleSsoSettings, OIDC_PROVIDER_ID, type ConsoleSsoSettings } from './sso-settings';
@@ -20,6 +21,8 @@ declare module 'next-auth' {
     origin: SessionOrigin;
     /** Set when the sign-in came through the identity provider: its session id (`sid`), or null. */
     identityProviderSid?: string | null;
+    /** The provider's refresh token, kept sealed with the session to re-check it. */
+    identityProviderRefreshToken?: string | null;
   }
 }
 
@@ -79,7 +82,7 @@ export function authOptions(): AuthOptions {
   const sso = consoleSsoSettings();
   cached ??= {
     secret: nextAuthSecret(),
-    session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_SECONDS },
+    session: { strategy: 'jwt', maxAge: sessionMaxAgeSeconds() },
     // next-auth would pick secure cookies from NEXTAUTH_URL too; saying it keeps it visible.
     useSecureCookies: sessionCookiesAreSecure(),
     pages: { signIn: '/admin/login', error: '/admin/login' },
@@ -119,6 +122,7 @@ export function authOptions(): AuthOptions {
           role: admission.user.role,
           sessionVersion: admission.user.passwordChangedAt.getTime(),
           origin: authRequestOrigin(),
+          identityProviderRefreshToken: typeof account.refresh_token === 'string' ? account.refresh_token : null,
         });
         return true;
       },
@@ -130,7 +134,7 @@ export function authOptions(): AuthOptions {
           token.name = user.name;
           // next-auth would put this error's message in the sign-in page's URL: only a code goes.
           try {
-            const provider = user.identityProviderSid === undefined ? undefined : { sid: user.identityProviderSid };
+            const provider = user.identityProviderSid === undefined ? undefined : { sid: user.identityProviderSid, refreshToken: user.identityProviderRefreshToken ?? null };
             token.sessionId = await startConsoleSession({ id: Number(user.id), email: user.email ?? '' }, user.origin, provider);
           } catch (error) {
             log.error({ err: error }, 'could not record the console session');

@@ -3,7 +3,7 @@ import { encode, getToken } from 'next-auth/jwt';
 import { sessionCookiesAreSecure } from './cookie-security';
 import { CONSOLE_SESSION_COOKIE } from './session-cookie-name';
 import { nextAuthSecret } from './secret';
-import { SESSION_MAX_AGE_SECONDS } from './sessions';
+import { sessionMaxAgeSeconds } from './session-settings';
 
 /**
  * Points the browser's session cookie at a new session (lib/flows/auth/sessions.ts
@@ -20,13 +20,13 @@ export async function replaceSessionCookie(sessionId: string): Promise<void> {
     secureCookie: secure,
   });
   if (!token) return;
-  const value = await encode({ token: { ...token, sessionId }, secret: nextAuthSecret(), maxAge: SESSION_MAX_AGE_SECONDS });
+  const value = await encode({ token: { ...token, sessionId }, secret: nextAuthSecret(), maxAge: sessionMaxAgeSeconds() });
   jar.set(secure ? `__Secure-${CONSOLE_SESSION_COOKIE}` : CONSOLE_SESSION_COOKIE, value, {
     httpOnly: true,
     sameSite: 'lax',
     path: '/',
     secure,
-    maxAge: SESSION_MAX_AGE_SECONDS,
+    maxAge: sessionMaxAgeSeconds(),
   });
 }
 

@@ -2,20 +2,20 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, getTableColumns, gt, lt, sql, type SQL } from 'drizzle-orm';
 import { db } from '@/db/client';
 import { consoleSessions, consoleTwoFactor, consoleUsers, portalSessions, type ConsoleUser } from '@/db/schema';
+import { seal } from '@/lib/core/sealing/envelope';
 import { writeAudit, type Actor, type Executor, type PersonActor } from '@/lib/core/audit/audit';
 import { ACCESS_AUDIT, auditSignIn } from './access-audit';
 import type { AuthRealm } from './realm';
+import { sessionMaxAgeSeconds } from './session-settings';
 
 // Server-side sessions of both realms: the console's (named by next-auth's cookie) and the
 // portal's (named by its own opaque cookie, lib/surfaces/portal/session.ts). Each realm has its own table,
-// so a session of one never opens the other; everything else (ids hashed, an 8-hour life, the
+// so a session of one never opens the other; everything else (ids hashed, a life of SESSION_MAX_HOURS at most, the
 // half-signed session replaced once the second factor is done, "Sesiones activas", ending one's
 // own or all of a user's) is the one implementation below, sessionStore(realm). What a realm adds
 // (the console's user row and password version, the portal's membership and integration) is read
 // by its own lookup: findSessionUser here, findPortalSession in lib/flows/portal-identity/sessions.ts.
 
-/** A session lasts one working day at most, whatever the cookie says (the console's and the portal's). */
-export const SESSION_MAX_AGE_SECONDS = 8 * 60 * 60;
 
 /** "Última actividad" is at most this far behind: a session's row is written at most once per interval. */
 export const LAST_SEEN_INTERVAL_SECONDS = 60;
@@ -37,6 +37,8 @@ export interface SessionOrigin {
 /** A session opened through the identity provider: the provider's own session id, when it gave one. */
 export interface ProviderSession {
   sid: string | null;
+  /** What the session is renewed with (lib/flows/auth/sso-renewal.ts); null when the provider gave none. */
+  refreshToken: string | null;
 }
 
 /** One of a user's live sessions, as "Sesiones activas" shows it. */
@@ -78,8 +80,15 @@ export function sessionStore<Owner extends PersonActor>(realm: AuthRealm) {
       userId,
       userAgent: origin.userAgent.slice(0, MAX_USER_AGENT_LENGTH),
       clientIp: origin.clientIp,
-      expiresAt: sql`now() + ${SESSION_MAX_AGE_SECONDS}::integer * interval '1 second'`,
-      ...(provider ? { viaIdentityProvider: true, identityProviderSid: provider.sid } : {}),
+      expiresAt: sql`now() + ${sessionMaxAgeSeconds()}::integer * interval '1 second'`,
+      ...(provider
+        ? {
+            viaIdentityProvider: true,
+            identityProviderSid: provider.sid,
+            identityProviderRefreshToken: provider.refreshToken === null ? null : seal(provider.refreshToken, 'identity_provider_refresh_token'),
+            identityProviderCheckedAt: sql`now()`,
+          }
+        : {}),
     });
     return sessionId;
   }

@@ -115,7 +115,7 @@ describe('a sign-in through the identity provider', () => {
     const admitted = await admitThroughProvider(claims('sub-rita', 'rita@operador.example', ['g-admins']));
     if (!admitted.ok) throw new Error(admitted.refusal);
     const version = admitted.user.passwordChangedAt.getTime();
-    await startConsoleSession(admitted.user, { clientIp: '192.0.2.1', userAgent: 'prueba' }, { sid: 'sid-1' });
+    await startConsoleSession(admitted.user, { clientIp: '192.0.2.1', userAgent: 'prueba' }, { sid: 'sid-1', refreshToken: null });
 
     const demoted = await admitThroughProvider(claims('sub-rita', 'rita@operador.example', ['g-soporte']));
     expect(demoted).toMatchObject({ ok: true, user: { role: 'support' } });

@@ -35,6 +35,8 @@ export const IDENTITY_PROVIDER_ACTIONS = {
   allowLink: 'user.allow_identity_provider_link',
   /** The provider ended the user's sessions (a back-channel logout token). */
   loggedOut: 'user.identity_provider_logout',
+  /** The provider refused to renew a session (the account disabled or signed out there): it ended. */
+  sessionRefused: 'user.identity_provider_session_refused',
 } as const;
 
 const PROVIDER: Actor = { kind: 'system', name: 'identity-provider' };

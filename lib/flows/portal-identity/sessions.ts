@@ -1,9 +1,9 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { db } from '@/db/client';
-import { integrations, portalSessions, portalTwoFactor, portalUsers, type PortalRole } from '@/db/schema';
+import { integrations, portalSessions, portalTwoFactor, portalUsers, type ConsoleUserOrigin, type PortalRole } from '@/db/schema';
 import type { Executor, IntegratorActor } from '@/lib/core/audit/audit';
 import { ACCESS_AUDIT, auditSignIn } from '@/lib/flows/auth/access-audit';
-import { hashSessionId, sessionStore, type SessionOrigin } from '@/lib/flows/auth/sessions';
+import { hashSessionId, sessionStore, type ProviderSession, type SessionOrigin } from '@/lib/flows/auth/sessions';
 import { integratorActor } from './accounts';
 import { portalTwoFactorRequired } from './policy';
 
@@ -30,10 +30,10 @@ export const {
  * transaction `executor` runs, with the sign-in in the audit log; returns the session's id, which
  * only the cookie keeps.
  */
-export async function startPortalSession(executor: Executor, actor: IntegratorActor, origin: SessionOrigin): Promise<string> {
-  const sessionId = await portalSessionStore.insertSession(executor, actor.id, origin);
+export async function startPortalSession(executor: Executor, actor: IntegratorActor, origin: SessionOrigin, provider?: ProviderSession): Promise<string> {
+  const sessionId = await portalSessionStore.insertSession(executor, actor.id, origin, provider);
   await executor.update(portalUsers).set({ lastSignInAt: sql`now()` }).where(eq(portalUsers.id, actor.id));
-  await auditSignIn(executor, actor, ACCESS_AUDIT.portal, actor);
+  await auditSignIn(executor, actor, ACCESS_AUDIT.portal, actor, provider ? ACCESS_AUDIT.portal.actions.signInIdentityProvider : undefined);
   await portalSessionStore.deleteExpiredSessions(executor);
   return sessionId;
 }
@@ -68,6 +68,10 @@ export interface PortalSessionUser {
   sessionPublicId: string;
   twoFactorEnrolled: boolean;
   secondFactorDone: boolean;
+  /** Opened through the integration's identity provider: it owes none of the portal's own steps. */
+  viaIdentityProvider: boolean;
+  /** local (a password of ours) or identity_provider (the company's provider). */
+  origin: ConsoleUserOrigin;
 }
 
 /**
@@ -85,6 +89,7 @@ export async function findPortalSession(sessionId: string, clientIp?: string): P
       role: portalUsers.role,
       integrationId: portalUsers.integrationId,
       integrationName: integrations.nombre,
+      origin: portalUsers.origin,
       ...portalSessionStore.sessionColumns(),
       twoFactorEnrolled: sql<boolean>`${portalTwoFactor.confirmedAt} is not null`,
     })
@@ -105,13 +110,17 @@ export async function findPortalSession(sessionId: string, clientIp?: string): P
     sessionPublicId: row.sessionPublicId,
     twoFactorEnrolled: Boolean(row.twoFactorEnrolled),
     secondFactorDone: Boolean(row.secondFactorDone),
+    viaIdentityProvider: Boolean(row.viaIdentityProvider),
+    origin: row.origin,
   };
 }
 
 /** What stands between a session and the portal, in order: the second factor of a user who has one, then a required enrolment. */
 export type PortalPendingStep = 'second_factor' | 'two_factor_enrolment';
 
-export function portalPendingStep(session: Pick<PortalSessionUser, 'role' | 'twoFactorEnrolled' | 'secondFactorDone'>): PortalPendingStep | null {
+export function portalPendingStep(session: Pick<PortalSessionUser, 'role' | 'twoFactorEnrolled' | 'secondFactorDone' | 'viaIdentityProvider'>): PortalPendingStep | null {
+  // The company's provider checked who it is, with its own factors.
+  if (session.viaIdentityProvider) return null;
   if (session.twoFactorEnrolled && !session.secondFactorDone) return 'second_factor';
   if (!session.twoFactorEnrolled && portalTwoFactorRequired(session.role)) return 'two_factor_enrolment';
   return null;
@@ -129,6 +138,8 @@ export interface PortalUserSession {
   actor: IntegratorActor;
   pendingStep: PortalPendingStep | null;
   sessionPublicId: string;
+  /** local or identity_provider: whether the member has a password and a second factor of ours. */
+  origin: ConsoleUserOrigin;
 }
 
 /** The signed-in user a found session is, as the portal's pages and actions read them. */
@@ -143,5 +154,6 @@ export function portalUserSessionOf(found: PortalSessionUser): PortalUserSession
     actor: integratorActor(found),
     pendingStep: portalPendingStep(found),
     sessionPublicId: found.sessionPublicId,
+    origin: found.origin,
   };
 }

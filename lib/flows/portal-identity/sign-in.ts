@@ -1,4 +1,4 @@
-import { ACCESS_AUDIT } from '@/lib/flows/auth/access-audit';
+import { ACCESS_AUDIT, auditSignInRefusal } from '@/lib/flows/auth/access-audit';
 import { checkPasswordSignIn, type HeaderReader, type SignInRealm } from '@/lib/flows/auth/credentials';
 import type { SignInRefusal } from '@/lib/flows/auth/sign-in-errors';
 import { env } from '@/lib/platform/settings/env';
@@ -7,6 +7,7 @@ import { consumeSignInLimit } from '@/lib/core/limits/limits';
 import { logger } from '@/lib/platform/logging/logger';
 import { findPortalAccountByEmail, integratorActor, type PortalAccount } from './accounts';
 import { findPortalSession, portalPendingStep, signInPortalSession, type PortalPendingStep } from './sessions';
+import { providerOfIntegration } from './sso';
 
 const PORTAL_SIGN_IN: SignInRealm<PortalAccount> = {
   realm: 'portal',
@@ -27,6 +28,13 @@ export async function signInToPortal(email: string, password: string, header: He
   if (!(await consumeSignInLimit(requestClientIp(header, env())))) return { ok: false, refusal: { kind: 'rate_limited' } };
   const checked = await checkPasswordSignIn(PORTAL_SIGN_IN, email, password, header);
   if (!checked.ok) return checked;
+  // Once the company signs in through its own provider, a password opens only its break-glass members' accounts
+  // (said only to whoever knows the password).
+  const provider = await providerOfIntegration(checked.account.integrationId);
+  if (provider && !provider.breakGlassEmails.map((address) => address.toLowerCase()).includes(checked.account.email.toLowerCase())) {
+    await auditSignInRefusal(checked.account.id, { failed: true, lockedNow: [] }, ACCESS_AUDIT.portal);
+    return { ok: false, refusal: { kind: 'use_identity_provider' } };
+  }
   try {
     const sessionId = await signInPortalSession(integratorActor(checked.account), checked.origin, checked.account.passwordHash);
     // The password checked was replaced (or the member removed) before the session was recorded:

@@ -60,6 +60,8 @@ describe('links into an integration open the section they are about', () => {
       'integration.set_notification_opt_outs': 'notificaciones',
       'integration.send_test_notification': 'notificaciones',
       'integration.resend_notification': 'notificaciones',
+      'integration.identity_provider_set': 'portal',
+      'integration.identity_provider_remove': 'portal',
       'token.create': 'credenciales',
       'token.revoke': 'credenciales',
       'integration.deactivate': 'datos',

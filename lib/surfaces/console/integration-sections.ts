@@ -84,6 +84,10 @@ export function sectionOfAuditAction(action: string): IntegrationSection {
     case 'integration.send_test_notification':
     case 'integration.resend_notification':
       return 'notificaciones';
+    // The integration's own identity provider for the portal: its people's sign-in.
+    case 'integration.identity_provider_set':
+    case 'integration.identity_provider_remove':
+      return 'portal';
     case 'integration.set_details':
     case 'integration.set_receptor':
     case 'integration.set_billing_contact':

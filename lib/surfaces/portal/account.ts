@@ -1,3 +1,4 @@
+import { sessionMaxAgeSeconds } from '@/lib/flows/auth/session-settings';
 import { activeSessionRows, type SessionRow } from '@/lib/flows/auth/session-rows';
 import { MAX_PASSWORD_LENGTH } from '@/lib/flows/auth/users';
 import { changePortalPassword } from '@/lib/flows/portal-identity/passwords';
@@ -17,6 +18,8 @@ export interface PortalAccountView {
   twoFactor: { enrolled: boolean; recoveryCodesLeft: number };
   /** Whether the user's role must use the second factor (it cannot be turned off). */
   twoFactorRequired: boolean;
+  /** How long a session lasts at most (SESSION_MAX_HOURS). */
+  sessionHours: number;
 }
 
 /** What "Mi cuenta" shows of the session's own user. */
@@ -26,6 +29,7 @@ export async function portalAccount(user: PortalUserSession): Promise<PortalAcco
     sessions: activeSessionRows(activeSessions, user.sessionPublicId),
     twoFactor: { enrolled: twoFactor.enrolled, recoveryCodesLeft: twoFactor.recoveryCodesLeft },
     twoFactorRequired: portalTwoFactorRequired(user.role),
+    sessionHours: sessionMaxAgeSeconds() / 3600,
   };
 }
 

@@ -43,6 +43,7 @@ async function member(integration: TestIntegration, email: string, role: 'propie
     actor: integratorActor(account),
     pendingStep: null,
     sessionPublicId: 'x',
+    origin: 'local',
   };
 }
 

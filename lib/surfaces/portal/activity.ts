@@ -17,6 +17,7 @@ export const ACTIVITY_PAGE_SIZE = 50;
 /** Audit rows about the integration's people that record no change: sign-ins and their failures. */
 export const ACTIVITY_HIDDEN_ACTIONS = [
   'portal_user.sign_in',
+  'portal_user.sign_in_identity_provider',
   'portal_user.sign_in_failed',
   'portal_user.sign_in_locked',
   'portal_user.sign_in_second_factor',
@@ -29,7 +30,7 @@ export const ACTIVITY_HIDDEN_ACTIONS = [
 ];
 
 /** Fields of an audit row the portal does not show: staff's own bookkeeping, internal ids, a hand-over's reason. */
-const HIDDEN_FIELDS = new Set(['invitedBy', 'reason', 'sessions', 'tokenId', 'passwordChangedAt', 'note', 'ledgerEntryId', 'provider', 'providerPaymentId', 'source', 'sourcePaymentId']);
+const HIDDEN_FIELDS = new Set(['invitedBy', 'reason', 'sessions', 'sessionsEnded', 'integrationId', 'tokenId', 'passwordChangedAt', 'note', 'ledgerEntryId', 'provider', 'providerPaymentId', 'source', 'sourcePaymentId']);
 
 export const ACTIVITY_WORDS = {
   staff: 'Administración',

@@ -38,6 +38,7 @@ async function member(integration: TestIntegration, email: string): Promise<Port
     actor: integratorActor(account),
     pendingStep: null,
     sessionPublicId: 'x',
+    origin: 'local',
   };
 }
 

@@ -5,7 +5,7 @@ import type { PortalRole } from '@/db/schema';
 import { sessionCookiesAreSecure } from '@/lib/flows/auth/cookie-security';
 import { CONSOLE_PATH_HEADER, PORTAL_AREA, safeReturnPath, signInPath, stepPath } from '@/lib/flows/auth/return-path';
 import { KNOWN_DEVICE_MAX_AGE_SECONDS, knownDeviceCookieName, knownDeviceCookieValue, knownDeviceFor } from '@/lib/flows/auth/known-device';
-import { SESSION_MAX_AGE_SECONDS } from '@/lib/flows/auth/sessions';
+import { sessionMaxAgeSeconds } from '@/lib/flows/auth/session-settings';
 import { env } from '@/lib/platform/settings/env';
 import { requestClientAddress, requestClientIp } from '@/lib/core/limits/client-ip';
 import { PORTAL_SESSION_COOKIE } from '@/lib/flows/portal-identity/session-cookie-name';
@@ -73,10 +73,10 @@ function portalSessionCookieAttributes(secure: boolean) {
   return { httpOnly: true, sameSite: 'lax', path: '/', secure } as const;
 }
 
-/** Points the browser at a portal session (in an action's answer), for 8 hours. */
+/** Points the browser at a portal session (in an action's answer), for SESSION_MAX_HOURS. */
 export async function setPortalSessionCookie(sessionId: string): Promise<void> {
   const secure = sessionCookiesAreSecure();
-  (await cookies()).set(portalSessionCookieName(secure), sessionId, { ...portalSessionCookieAttributes(secure), maxAge: SESSION_MAX_AGE_SECONDS });
+  (await cookies()).set(portalSessionCookieName(secure), sessionId, { ...portalSessionCookieAttributes(secure), maxAge: sessionMaxAgeSeconds() });
 }
 
 /**

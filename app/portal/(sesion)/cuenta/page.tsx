@@ -15,7 +15,7 @@ export const metadata: Metadata = { title: 'Mi cuenta' };
 
 export default async function PortalAccountPage() {
   const user = await requirePortalPage();
-  const { sessions, twoFactor, twoFactorRequired } = await portalAccount(user);
+  const { sessions, twoFactor, twoFactorRequired, sessionHours } = await portalAccount(user);
   return (
     <>
       <PageHeader title="Mi cuenta" description={`${user.name} · ${user.email} · ${PORTAL_ROLE_LABELS[user.role]} de «${user.integrationName}»`} />
@@ -38,7 +38,7 @@ export default async function PortalAccountPage() {
       </section>
       <section className="card" aria-labelledby="sessions-heading">
         <h2 id="sessions-heading">Sesiones activas</h2>
-        <p className="small muted">Cada navegador donde inició sesión en las últimas 8 horas. Si no reconoce alguna, ciérrela y cambie su contraseña.</p>
+        <p className="small muted">Cada navegador donde inició sesión en las últimas {sessionHours} horas. Si no reconoce alguna, ciérrela y cambie su contraseña.</p>
         <SessionsList sessions={sessions} endSession={endOwnPortalSessionAction} />
       </section>
     </>

@@ -8,6 +8,13 @@ import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { portalAction } from '@/lib/surfaces/portal/action';
 import { PORTAL_ROLE_LABELS, TEAM_MANAGERS } from '@/lib/surfaces/portal/page-access';
 import { cancelPortalInvitation, invitePortalMember, removePortalMember, resendPortalInvitation, setPortalMemberRole, type SentInvitation } from '@/lib/surfaces/portal/team';
+import {
+  IDENTITY_PROVIDER_MANAGERS,
+  identityProviderErrorField,
+  removePortalIdentityProvider,
+  savePortalIdentityProvider,
+  type IdentityProviderField,
+} from '@/lib/surfaces/portal/identity-provider';
 
 // "Equipo": an owner invites, removes and changes the roles of the people of its own integration.
 // The integration is always the owner's session's; a member or invitation id of another
@@ -71,4 +78,65 @@ export const resendPortalInvitationAction = portalAction({ roles: TEAM_MANAGERS,
     // The replaced invitation's row goes (a new invitation takes its place): the page shows the notice.
     return { message: notice, data: { notice } };
   });
+});
+
+// «Inicio de sesión con la cuenta de la empresa»: the owner names the company's identity provider.
+// The form's names are the page's; the flow's refusals come back beside the field they are about.
+const IDENTITY_PROVIDER_FORM_FIELDS: Record<IdentityProviderField, string> = {
+  issuer: 'emisor',
+  clientId: 'cliente',
+  clientSecret: 'secreto',
+  emailDomain: 'dominio',
+  roleClaim: 'atributo',
+  roleValues: 'propietario',
+  breakGlassEmails: 'emergencia',
+};
+
+const text = (max: number) => z.string().max(max).optional().default('');
+
+export const savePortalIdentityProviderAction = portalAction(
+  {
+    roles: IDENTITY_PROVIDER_MANAGERS,
+    schema: z.object({
+      emisor: text(2_000),
+      cliente: text(500),
+      secreto: text(2_000),
+      dominio: text(253),
+      atributo: text(200),
+      propietario: text(12_000),
+      desarrollador: text(12_000),
+      facturacion: text(12_000),
+      emergencia: text(10_000),
+    }),
+  },
+  async (input, user) => {
+    const result = await savePortalIdentityProvider(user, {
+      issuer: input.emisor,
+      clientId: input.cliente,
+      clientSecret: input.secreto,
+      emailDomain: input.dominio,
+      roleClaim: input.atributo,
+      roleValues: { propietario: input.propietario, desarrollador: input.desarrollador, facturacion: input.facturacion },
+      breakGlassEmails: input.emergencia,
+    });
+    if (!result.ok) {
+      const field = identityProviderErrorField(result.error.code);
+      return { ok: false, message: result.error.message, fieldErrors: field ? { [IDENTITY_PROVIDER_FORM_FIELDS[field]]: result.error.message } : undefined };
+    }
+    refresh();
+    return {
+      ok: true,
+      message: `Guardado. Quienes entren con un correo de ${result.value.emailDomain} lo harán con la cuenta de su empresa, y su rol será el que digan sus grupos allá.`,
+      data: undefined,
+    };
+  },
+);
+
+export const removePortalIdentityProviderAction = portalAction({ roles: IDENTITY_PROVIDER_MANAGERS, schema: z.object({}) }, async (_input, user) => {
+  const result = await removePortalIdentityProvider(user);
+  if (result.ok) refresh();
+  return fromResult(result, () => ({
+    message: 'Se quitó el inicio de sesión con la cuenta de la empresa. Las personas del equipo vuelven a entrar con su correo y contraseña; quien no tenga una puede crearla con «¿Olvidó su contraseña?».',
+    data: undefined,
+  }));
 });

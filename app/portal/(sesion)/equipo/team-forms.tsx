@@ -5,11 +5,14 @@ import { ActionForm, Field } from '@/components/console/action-form';
 import { useActionActivity } from '@/components/console/action-activity';
 import type { PortalRole } from '@/db/schema';
 import { PORTAL_ROLE_DESCRIPTIONS, PORTAL_ROLE_LABELS, PORTAL_ROLES } from '@/lib/surfaces/portal/page-access';
+import type { IntegrationIdentityProviderView } from '@/lib/surfaces/portal/identity-provider';
 import {
   cancelPortalInvitationAction,
   invitePortalMemberAction,
+  removePortalIdentityProviderAction,
   removePortalMemberAction,
   resendPortalInvitationAction,
+  savePortalIdentityProviderAction,
   setPortalMemberRoleAction,
 } from './actions';
 
@@ -114,5 +117,124 @@ export function InvitationActions({ invitationId, email }: { invitationId: numbe
         {null}
       </ActionForm>
     </div>
+  );
+}
+
+/** What the provider's form starts from: the stored provider, without its secret (never sent to the browser). */
+export type IdentityProviderFormValues = Pick<IntegrationIdentityProviderView, 'issuer' | 'clientId' | 'emailDomain' | 'roleClaim' | 'roleValues' | 'breakGlassEmails'>;
+
+/**
+ * «Inicio de sesión con la cuenta de la empresa»: the company's provider, checked when saved. The
+ * secret is write-only: a stored one is kept when the field is left empty. After a save the fields
+ * go back to what was stored (the secret empty again).
+ */
+export function IdentityProviderForm({ provider }: { provider: IdentityProviderFormValues | null }) {
+  const stored = provider !== null;
+  return (
+    <ActionForm action={savePortalIdentityProviderAction} submitLabel="Guardar" pendingLabel="Comprobando y guardando…" resetOnSuccess>
+      <Field
+        name="emisor"
+        label="Emisor (issuer)"
+        type="url"
+        autoComplete="off"
+        required
+        maxLength={2000}
+        defaultValue={provider?.issuer ?? ''}
+        placeholder="https://"
+        hint="La dirección de su proveedor tal como él la publica, por ejemplo https://login.microsoftonline.com/<id de su directorio>/v2.0 o https://accounts.google.com. Al guardar comprobamos que responde."
+        data-testid="idp-issuer"
+      />
+      <Field
+        name="cliente"
+        label="Id de cliente"
+        autoComplete="off"
+        required
+        maxLength={500}
+        defaultValue={provider?.clientId ?? ''}
+        hint="El que le dio su proveedor al registrar el portal como aplicación."
+        data-testid="idp-client-id"
+      />
+      <Field
+        name="secreto"
+        label="Secreto del cliente"
+        type="password"
+        autoComplete="new-password"
+        required={!stored}
+        maxLength={2000}
+        placeholder={stored ? 'sin cambios' : undefined}
+        hint={
+          stored
+            ? 'Está guardado y cifrado; no se vuelve a mostrar. Déjelo vacío para conservarlo o escriba uno nuevo para reemplazarlo (si cambia el emisor, escriba el del nuevo proveedor).'
+            : 'El que le dio su proveedor junto con el id de cliente. Se guarda cifrado y no se vuelve a mostrar.'
+        }
+        data-testid="idp-client-secret"
+      />
+      <Field
+        name="dominio"
+        label="Dominio de correo"
+        autoComplete="off"
+        required
+        maxLength={253}
+        defaultValue={provider?.emailDomain ?? ''}
+        placeholder="empresa.com.gt"
+        hint="Quienes entren con un correo de este dominio lo harán con la cuenta de la empresa."
+        data-testid="idp-email-domain"
+      />
+      <Field
+        name="atributo"
+        label="Atributo de roles"
+        autoComplete="off"
+        maxLength={200}
+        defaultValue={provider?.roleClaim ?? 'groups'}
+        hint="El dato del inicio de sesión en el que su proveedor envía los grupos de la persona. Si lo deja vacío, groups."
+        data-testid="idp-role-claim"
+      />
+      {PORTAL_ROLES.map((role) => (
+        <Field
+          key={role}
+          name={role}
+          label={`Valores para ${PORTAL_ROLE_LABELS[role]}`}
+          autoComplete="off"
+          maxLength={12000}
+          defaultValue={provider?.roleValues[role].join(', ') ?? ''}
+          hint={
+            role === 'propietario'
+              ? 'Los grupos de su proveedor que dan este rol, separados por comas. Escriba al menos uno en alguno de los tres roles: quien no tenga ninguno de estos grupos no entra con la cuenta de la empresa.'
+              : 'Los grupos de su proveedor que dan este rol, separados por comas; puede dejarlo vacío.'
+          }
+          data-testid={`idp-role-values-${role}`}
+        />
+      ))}
+      <Field
+        name="emergencia"
+        label="Cuentas de emergencia"
+        autoComplete="off"
+        maxLength={10000}
+        defaultValue={provider?.breakGlassEmails.join(', ') ?? ''}
+        hint="Correos de personas del equipo, separados por comas, que siguen entrando con su contraseña: para cuando el proveedor no responda. Le recomendamos incluir al menos a un propietario."
+        data-testid="idp-break-glass"
+      />
+    </ActionForm>
+  );
+}
+
+export function RemoveIdentityProviderForm() {
+  return (
+    <ActionForm
+      action={removePortalIdentityProviderAction}
+      submitLabel="Quitar"
+      pendingLabel="Quitando…"
+      className="inline"
+      submitClassName="danger secondary"
+      confirmation={{
+        kind: 'text',
+        title: '¿Quitar el inicio de sesión con la cuenta de la empresa?',
+        message:
+          'Las personas del equipo volverán a entrar con su correo y contraseña; quien entraba solo con la cuenta de la empresa tendrá que crear una con «¿Olvidó su contraseña?». Para volver a activarlo tendrá que escribir de nuevo el secreto del cliente.',
+        confirmLabel: 'Quitar',
+      }}
+    >
+      {null}
+    </ActionForm>
   );
 }
