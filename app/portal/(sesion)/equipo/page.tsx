@@ -142,22 +142,23 @@ function CompanySignInSection({ provider }: { provider: IntegrationIdentityProvi
         Registre el portal como aplicación web con código de autorización y PKCE, y pida que el inicio de sesión incluya el correo de la persona y sus grupos. Su
         proveedor le dará el id de cliente y el secreto que se piden abajo.
       </p>
-      <dl className="details" data-testid="company-sign-in-addresses">
-        <dt>Dirección de retorno (redirect URI)</dt>
-        <dd>
-          <span className="mono break-anywhere" data-testid="idp-callback-uri">
+      {/* One below the other: a two-column list would put the long addresses beside their names, past a phone's width. */}
+      <div className="stack" data-testid="company-sign-in-addresses">
+        <div>
+          <p className="small muted">Dirección de retorno (redirect URI)</p>
+          <div className="mono break-anywhere" data-testid="idp-callback-uri">
             {uris.callback}
-          </span>{' '}
+          </div>
           <CopyButton text={uris.callback} accessibleName="Copiar la dirección de retorno" failedHint={COPY_FAILED} />
-        </dd>
-        <dt>Cierre de sesión por canal trasero (back-channel logout URI)</dt>
-        <dd>
-          <span className="mono break-anywhere" data-testid="idp-backchannel-logout-uri">
+        </div>
+        <div>
+          <p className="small muted">Cierre de sesión por canal trasero (back-channel logout URI)</p>
+          <div className="mono break-anywhere" data-testid="idp-backchannel-logout-uri">
             {uris.backchannelLogout}
-          </span>{' '}
+          </div>
           <CopyButton text={uris.backchannelLogout} accessibleName="Copiar la dirección de cierre de sesión" failedHint={COPY_FAILED} />
-        </dd>
-      </dl>
+        </div>
+      </div>
       <h3>{provider ? 'Su proveedor' : 'Configurar su proveedor'}</h3>
       <IdentityProviderForm
         provider={

@@ -141,7 +141,7 @@ export function IdentityProviderForm({ provider }: { provider: IdentityProviderF
         maxLength={2000}
         defaultValue={provider?.issuer ?? ''}
         placeholder="https://"
-        hint="La dirección de su proveedor tal como él la publica, por ejemplo https://login.microsoftonline.com/<id de su directorio>/v2.0 o https://accounts.google.com. Al guardar comprobamos que responde."
+        hint="La dirección de su proveedor tal como él la publica: en Microsoft Entra ID, login.microsoftonline.com con el id de su directorio y /v2.0; en Google, accounts.google.com. Al guardar comprobamos que responde."
         data-testid="idp-issuer"
       />
       <Field
