@@ -1,7 +1,7 @@
 // The public pages and the sign-in pages must not starve the API (issue 30, point 1). A built app
 // on PostgreSQL and Redis: a valid lookup's median time alone, then while 100 connections keep
 // asking for /docs, for /estado, for the console's /admin/login and for the portal's
-// /portal/ingresar (one page at a time), each connection from its own address (a crowd, not one
+// /portal/ingresar and /portal/ingresar/empresa (one page at a time), each connection from its own address (a crowd, not one
 // client: one client meets the pages' own per-IP limit first, tested below). Rendered per request,
 // ten connections on /docs took the lookup's median from 9 ms to 578 ms and a hundred to 6.8 s; a
 // hundred on either sign-in page took it from about 9 ms to about 350 ms.
@@ -49,10 +49,10 @@ afterAll(async () => {
 });
 
 /** Each flooded in turn: the public pages and the signed-out sign-in pages (no cookie, no query). */
-const FLOODED_PAGES = ['/docs', '/estado', '/admin/login', '/portal/ingresar'];
+const FLOODED_PAGES = ['/docs', '/estado', '/admin/login', '/portal/ingresar', '/portal/ingresar/empresa'];
 
 describe('a flood of the public pages and the sign-in pages', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
-  it('leaves a lookup beside it within twice its median time alone, on /docs, /estado, /admin/login and /portal/ingresar', async () => {
+  it('leaves a lookup beside it within twice its median time alone, on /docs, /estado, /admin/login, /portal/ingresar and /portal/ingresar/empresa', async () => {
     await medianLookupMs(app, integration); // warm-up: the app's first answers compile and connect
     const idleBefore = await medianLookupMs(app, integration);
     const results: Record<string, { median: number; statuses: Record<number, number> }> = {};
