@@ -137,6 +137,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'portal_user.identity_provider_refused': 'El proveedor de identidad de la empresa no dio acceso al portal',
   'portal_user.identity_provider_created': 'Se creó la persona en su primer inicio de sesión con la cuenta de su empresa',
   'portal_user.identity_provider_linked': 'Se vinculó la persona con su cuenta de la empresa',
+  'portal_user.allow_identity_provider_link': 'Pasó a la persona a entrar con la cuenta de la empresa (su contraseña dejó de servir)',
   'portal_user.identity_provider_role_changed': 'Los grupos de la empresa cambiaron su rol en el portal (sus sesiones terminaron)',
   'portal_user.identity_provider_logout': 'El proveedor de identidad de la empresa cerró sus sesiones del portal',
   'portal_user.identity_provider_session_refused': 'El proveedor de identidad de la empresa ya no reconoce la sesión (cuenta desactivada o sesión cerrada allá): terminó',

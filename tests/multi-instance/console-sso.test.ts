@@ -148,14 +148,14 @@ describe('the console through the identity provider, on two instances', () => {
   it('refuses, in words and in the audit, an account in no console group, another tenant’s account, and a local account nobody linked', { timeout: STEP_TIMEOUT_MS }, async () => {
     const { context, page } = await newWindow();
     await throughProvider(page, CARLA);
-    expect(await refusalShown(page)).toContain('No puede entrar a la consola: su cuenta no pertenece a ningún grupo con acceso a la consola.');
+    expect(await refusalShown(page)).toContain('No puede entrar: su cuenta no pertenece a ningún grupo con acceso.');
     expect(await userByEmail(CARLA.email)).toBeUndefined();
 
     await throughProvider(page, OUTSIDER);
     expect(await refusalShown(page)).toContain('la cuenta es de otra organización (otro inquilino de Entra ID)');
 
     await throughProvider(page, BRUNO);
-    expect(await refusalShown(page)).toContain('ya existe un usuario local con ese correo y un administrador no lo ha vinculado');
+    expect(await refusalShown(page)).toContain('ya existe una cuenta con contraseña con ese correo, y nadie la pasó todavía al proveedor de identidad');
     expect(await userByEmail(BRUNO.email)).toMatchObject({ origin: 'local', identityProviderSubject: null });
 
     const refusals = (await auditOf(['user.identity_provider_refused'])).map((entry) => (entry.after as { identityProviderRefusal: string }).identityProviderRefusal);

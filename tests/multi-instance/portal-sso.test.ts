@@ -30,6 +30,7 @@ const LOCAL_DEVELOPER = `dev.local@${DOMAIN}`;
 const GABRIELA: OidcSimUser = { sub: 'emp-gabriela', email: `gabriela@${DOMAIN}`, name: 'Gabriela Soto', groups: ['pasarela-desarrollo'] };
 const HUGO: OidcSimUser = { sub: 'emp-hugo', email: `hugo@${DOMAIN}`, name: 'Hugo Paz', groups: ['ventas'] };
 const JULIA: OidcSimUser = { sub: 'emp-julia', email: `julia@${DOMAIN}`, name: 'Julia Mora', groups: ['pasarela-desarrollo'] };
+const DEV_LOCAL_AT_PROVIDER: OidcSimUser = { sub: 'emp-dev-local', email: `dev.local@${DOMAIN}`, name: 'Dev Local', groups: ['pasarela-desarrollo'] };
 const OTHER_DOMAIN: OidcSimUser = { sub: 'emp-iris', email: 'iris@otro-dominio.example', name: 'Iris Gil', groups: ['pasarela-desarrollo'] };
 
 let testDatabase: TestDatabase;
@@ -43,7 +44,7 @@ beforeAll(async () => {
   requiredEnv('DATABASE_URL');
   testDatabase = await useTestDatabase();
   simulator = await startSimulator({ port: 0, latencyMs: 0 });
-  for (const user of [GABRIELA, HUGO, JULIA, OTHER_DOMAIN]) simulator.oidc.upsertUser(user);
+  for (const user of [GABRIELA, HUGO, JULIA, DEV_LOCAL_AT_PROVIDER, OTHER_DOMAIN]) simulator.oidc.upsertUser(user);
   integration = await newIntegration(0, 0);
   const member = { id: integration.id, nombre: integration.headers['x-integracion-login']!, token: integration.headers['x-integracion-token']! };
   await addPortalMember(member, OWNER, 'propietario');
@@ -154,12 +155,27 @@ describe('the portal through the integrator company’s identity provider, on tw
     await context.close();
   });
 
-  it('a password opens only the break-glass owner’s account once the company’s provider is on', { timeout: STEP_TIMEOUT_MS }, async () => {
+  it('a password opens only the break-glass owner’s account once the company’s provider is on; the owner passes a password member to it', { timeout: STEP_TIMEOUT_MS }, async () => {
     const { context, page } = await newWindow();
     await passwordSignIn(page, LOCAL_DEVELOPER);
     expect(await refusalShown(page)).toContain('Esta cuenta entra con el proveedor de identidad de la empresa');
+    // The provider's person with the same e-mail is not that member until an owner says so.
+    const { context: devs, page: dev } = await newWindow();
+    await throughCompany(dev, DEV_LOCAL_AT_PROVIDER);
+    expect(await refusalShown(dev)).toContain('ya existe una cuenta con contraseña con ese correo');
+
     await passwordSignIn(page, OWNER);
     await page.getByRole('heading', { name: integration.headers['x-integracion-login']!, level: 1 }).waitFor();
+    await page.goto(`${instanceA()}/portal/equipo`);
+    const row = page.locator(`tr[data-member="${LOCAL_DEVELOPER}"]`);
+    await row.getByRole('button', { name: 'Pasar a la cuenta de la empresa' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Pasar a la cuenta de la empresa' }).click();
+    await expect.poll(() => row.textContent(), { timeout: STEP_MS }).toContain('Entra con la cuenta de la empresa');
+    const before = await memberByEmail(LOCAL_DEVELOPER);
+    await throughCompany(dev, DEV_LOCAL_AT_PROVIDER);
+    await dev.getByRole('heading', { name: integration.headers['x-integracion-login']!, level: 1 }).waitFor();
+    expect(await memberByEmail(LOCAL_DEVELOPER)).toMatchObject({ id: before!.id, origin: 'identity_provider', identityProviderSubject: DEV_LOCAL_AT_PROVIDER.sub });
+    await devs.close();
     await context.close();
   });
 

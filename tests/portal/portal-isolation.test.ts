@@ -408,6 +408,7 @@ const IDS_OF_DYNAMIC_ROUTES: Record<string, (objects: ObjectsOfB) => (number | s
  */
 const PORTAL_ACTIONS: Record<string, { page: string; inputs: (objects: ObjectsOfB) => Record<string, unknown>[] } | { withoutIds: string }> = {
   removePortalMemberAction: { page: '/portal/equipo', inputs: (objects) => objects.userIds.map((miembro) => ({ miembro })) },
+  passPortalMemberToProviderAction: { page: '/portal/equipo', inputs: (objects) => objects.userIds.map((miembro) => ({ miembro })) },
   setPortalMemberRoleAction: { page: '/portal/equipo', inputs: (objects) => objects.userIds.flatMap((miembro) => ['propietario', 'facturacion'].map((rol) => ({ miembro, rol }))) },
   cancelPortalInvitationAction: { page: '/portal/equipo', inputs: (objects) => objects.invitationIds.map((invitacion) => ({ invitacion })) },
   resendPortalInvitationAction: { page: '/portal/equipo', inputs: (objects) => objects.invitationIds.map((invitacion) => ({ invitacion })) },

@@ -49,12 +49,12 @@ const NEXT_AUTH_PROVIDER_CODES: Record<string, SsoRefusal> = {
 
 /** The reasons as the audit log and the sign-in page say them. */
 export const SSO_REFUSAL_WORDS: Record<SsoRefusal, string> = {
-  sso_no_role: 'su cuenta no pertenece a ningún grupo con acceso a la consola',
+  sso_no_role: 'su cuenta no pertenece a ningún grupo con acceso',
   sso_wrong_tenant: 'la cuenta es de otra organización (otro inquilino de Entra ID)',
   sso_wrong_domain: 'la cuenta no es del dominio de la empresa',
   sso_no_email: 'el proveedor no informó el correo de la cuenta',
-  sso_not_linked: 'ya existe un usuario local con ese correo y un administrador no lo ha vinculado',
-  sso_deactivated: 'el usuario está desactivado en la consola',
+  sso_not_linked: 'ya existe una cuenta con contraseña con ese correo, y nadie la pasó todavía al proveedor de identidad',
+  sso_deactivated: 'la cuenta está desactivada aquí',
   sso_expired_token: 'la respuesta del proveedor venció',
   sso_invalid_token: 'la respuesta del proveedor no era válida',
   sso_unavailable: 'el proveedor de identidad no respondió',
@@ -113,7 +113,7 @@ export function signInRefusalMessage(refusal: SignInRefusal): string {
     case 'sso_wrong_domain':
     case 'sso_not_linked':
     case 'sso_deactivated':
-      return `No puede entrar a la consola: ${SSO_REFUSAL_WORDS[refusal.kind]}. Si debería tener acceso, pídalo al administrador.`;
+      return `No puede entrar: ${SSO_REFUSAL_WORDS[refusal.kind]}. Si debería tener acceso, pídalo a quien administra los accesos de su empresa.`;
     case 'sso_no_email':
     case 'sso_expired_token':
     case 'sso_invalid_token':

@@ -3,7 +3,7 @@ import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { decodeJwt, errors as joseErrors, jwtVerify } from 'jose';
 import { db } from '@/db/client';
 import { identityProviderSignIns, integrationIdentityProviders, integrations, portalSessions, portalUsers, NO_PASSWORD, type IntegrationIdentityProvider, type PortalRole } from '@/db/schema';
-import { NO_ACCOUNT, writeAudit, type Executor } from '@/lib/core/audit/audit';
+import { NO_ACCOUNT, writeAudit, type Executor, type IntegratorActor } from '@/lib/core/audit/audit';
 import { open, seal } from '@/lib/core/sealing/envelope';
 import { providerMetadata, sameIssuer, type ProviderFetcher, type ProviderMetadata } from '@/lib/flows/auth/provider-metadata';
 import { checkedDispatcher, outboundTargetProblem } from '@/lib/platform/security/outbound-targets';
@@ -12,6 +12,7 @@ import { fetch as undiciFetch } from 'undici';
 import type { SessionOrigin } from '@/lib/flows/auth/sessions';
 import type { SsoRefusal } from '@/lib/flows/auth/sign-in-errors';
 import { logger } from '@/lib/platform/logging/logger';
+import { fail, ok, type Result } from '@/lib/platform/result';
 import { integratorActor } from './accounts';
 import { endAllPortalSessions, startPortalSession } from './sessions';
 
@@ -38,6 +39,8 @@ export const PORTAL_IDENTITY_PROVIDER_ACTIONS = {
   roleChanged: 'portal_user.identity_provider_role_changed',
   loggedOut: 'portal_user.identity_provider_logout',
   sessionRefused: 'portal_user.identity_provider_session_refused',
+  /** An owner lets a password member be taken over by the company's provider at their next sign-in. */
+  allowLink: 'portal_user.allow_identity_provider_link',
 } as const;
 
 const hash = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
@@ -342,5 +345,60 @@ export async function receivePortalLogoutToken(logoutToken: string): Promise<{ o
       await writeAudit(tx, { kind: 'system', name: 'identity-provider' }, { action: PORTAL_IDENTITY_PROVIDER_ACTIONS.loggedOut, targetType: 'portal_user', targetId: member.id, before: { sessions: count }, after: { sessions: 0, integration: integration?.nombre ?? null } });
     }
     return { ok: true, ended: ended.length };
+  });
+}
+
+export type PassToProviderError = 'not_found' | 'not_owner' | 'no_provider' | 'self' | 'already' | 'other_domain' | 'break_glass';
+
+export const PASS_TO_PROVIDER_MESSAGES: Record<PassToProviderError, string> = {
+  not_found: 'Esa persona ya no es parte del equipo.',
+  not_owner: 'Solo un propietario puede hacerlo.',
+  no_provider: 'Primero conecte el proveedor de identidad de la empresa.',
+  self: 'No puede pasar su propia cuenta: pídaselo a otro propietario.',
+  already: 'Esa persona ya entra con la cuenta de la empresa.',
+  other_domain: 'Su correo no es del dominio de la empresa: no puede entrar con su proveedor.',
+  break_glass: 'Es una cuenta de emergencia: conserva su contraseña para cuando el proveedor no responda.',
+};
+
+/**
+ * An owner's explicit choice that a member with a password becomes the company provider's person
+ * with the same e-mail at their next sign-in through it (never done by the e-mail alone): the
+ * password stops working and the member's sessions end now. Audited.
+ */
+export async function passMemberToProvider(
+  owner: { id: number; integrationId: number; actor: IntegratorActor },
+  memberId: number,
+): Promise<Result<{ email: string }, PassToProviderError>> {
+  const refused = (error: PassToProviderError) => fail(error, PASS_TO_PROVIDER_MESSAGES[error]);
+  if (memberId === owner.id) return refused('self');
+  return (await db()).transaction(async (tx): Promise<Result<{ email: string }, PassToProviderError>> => {
+    const [stillOwner] = await tx
+      .select({ id: portalUsers.id })
+      .from(portalUsers)
+      .where(and(eq(portalUsers.id, owner.id), eq(portalUsers.integrationId, owner.integrationId), eq(portalUsers.role, 'propietario'), isNull(portalUsers.removedAt)))
+      .for('update');
+    if (!stillOwner) return refused('not_owner');
+    const [member] = await tx
+      .select()
+      .from(portalUsers)
+      .where(and(eq(portalUsers.id, memberId), eq(portalUsers.integrationId, owner.integrationId), isNull(portalUsers.removedAt)))
+      .for('update');
+    if (!member) return refused('not_found');
+    const [provider] = await tx.select().from(integrationIdentityProviders).where(eq(integrationIdentityProviders.integrationId, owner.integrationId));
+    if (!provider) return refused('no_provider');
+    if (member.origin === 'identity_provider') return refused('already');
+    const email = member.email.toLowerCase();
+    if (email.split('@')[1] !== provider.emailDomain.toLowerCase()) return refused('other_domain');
+    if (provider.breakGlassEmails.map((address) => address.toLowerCase()).includes(email)) return refused('break_glass');
+    await tx.update(portalUsers).set({ origin: 'identity_provider', passwordHash: NO_PASSWORD, passwordChangedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(portalUsers.id, member.id));
+    const ended = await endAllPortalSessions(tx, member.id);
+    await writeAudit(tx, owner.actor, {
+      action: PORTAL_IDENTITY_PROVIDER_ACTIONS.allowLink,
+      targetType: 'portal_user',
+      targetId: member.id,
+      before: { origin: 'local', sessions: ended },
+      after: { origin: 'identity_provider', sessions: 0 },
+    });
+    return ok({ email: member.email });
   });
 }

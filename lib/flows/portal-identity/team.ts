@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { db } from '@/db/client';
-import { portalInvitations, portalRecoveryCodes, portalTwoFactor, portalUsers, type PortalRole } from '@/db/schema';
+import { portalInvitations, portalRecoveryCodes, portalTwoFactor, portalUsers, type PortalRole, type ConsoleUserOrigin } from '@/db/schema';
 import { writeAudit, type Actor, type Executor } from '@/lib/core/audit/audit';
 import { fail, ok, type Result } from '@/lib/platform/result';
 import { invitePortalUser, listPendingInvitations, type InvitationError, type PendingInvitation, type SentInvitation } from './invitations';
@@ -21,6 +21,8 @@ export interface TeamMember {
   role: PortalRole;
   lastSignInAt: Date | null;
   createdAt: Date;
+  /** local: a password of ours; identity_provider: the company's provider (docs/sso.md). */
+  origin: ConsoleUserOrigin;
 }
 
 export interface Team {
@@ -38,6 +40,7 @@ export async function membersOf(integrationId: number): Promise<TeamMember[]> {
       role: portalUsers.role,
       lastSignInAt: portalUsers.lastSignInAt,
       createdAt: portalUsers.createdAt,
+      origin: portalUsers.origin,
     })
     .from(portalUsers)
     .where(and(eq(portalUsers.integrationId, integrationId), isNull(portalUsers.removedAt)))
@@ -158,7 +161,7 @@ async function revokeInvitationsSentBy(tx: Executor, actor: Actor, integrationId
 }
 
 function memberView(user: typeof portalUsers.$inferSelect): TeamMember {
-  return { id: user.id, email: user.email, name: user.name, role: user.role, lastSignInAt: user.lastSignInAt, createdAt: user.createdAt };
+  return { id: user.id, email: user.email, name: user.name, role: user.role, lastSignInAt: user.lastSignInAt, createdAt: user.createdAt, origin: user.origin };
 }
 
 /** An owner changes a member's role; it applies at the member's next request. */

@@ -1,4 +1,5 @@
 import { invitePortalUser, type SentInvitation } from '@/lib/flows/portal-identity/invitations';
+import { passMemberToProvider } from '@/lib/flows/portal-identity/sso';
 import { cancelInvitation, removeMember, resendInvitation, setMemberRole, teamOf, type Team } from '@/lib/flows/portal-identity/team';
 import type { PortalUserSession } from './session';
 
@@ -34,4 +35,9 @@ export function cancelPortalInvitation(owner: PortalUserSession, invitationId: n
 /** Sends a pending invitation again: a new link, and the old one stops working. */
 export function resendPortalInvitation(owner: PortalUserSession, invitationId: number) {
   return resendInvitation(owner, invitationId);
+}
+
+/** An owner passes a password member to the company's provider (lib/flows/portal-identity/sso.ts). */
+export function passPortalMemberToProvider(owner: PortalUserSession, memberId: number) {
+  return passMemberToProvider(owner, memberId);
 }

@@ -7,7 +7,7 @@ import { idField } from '@/lib/presentation/form-fields';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { portalAction } from '@/lib/surfaces/portal/action';
 import { PORTAL_ROLE_LABELS, TEAM_MANAGERS } from '@/lib/surfaces/portal/page-access';
-import { cancelPortalInvitation, invitePortalMember, removePortalMember, resendPortalInvitation, setPortalMemberRole, type SentInvitation } from '@/lib/surfaces/portal/team';
+import { cancelPortalInvitation, invitePortalMember, passPortalMemberToProvider, removePortalMember, resendPortalInvitation, setPortalMemberRole, type SentInvitation } from '@/lib/surfaces/portal/team';
 import {
   IDENTITY_PROVIDER_MANAGERS,
   identityProviderErrorField,
@@ -56,6 +56,17 @@ export const removePortalMemberAction = portalAction({ roles: TEAM_MANAGERS, sch
   return fromResult(result, (member) => {
     const notice = `${member.name} ya no es parte del equipo; sus sesiones se cerraron. Los tokens de la integración siguen funcionando.`;
     // Also as data: the row goes with the removal, so the page shows the notice (team-forms.tsx).
+    return { message: notice, data: { notice } };
+  });
+});
+
+/** «Pasar a la cuenta de la empresa»: the member's password stops working; their next sign-in through the provider links them. */
+export const passPortalMemberToProviderAction = portalAction({ roles: TEAM_MANAGERS, schema: z.object({ miembro: rowId }) }, async ({ miembro }, user) => {
+  const result = await passPortalMemberToProvider(user, miembro);
+  if (result.ok) refresh();
+  return fromResult(result, ({ email }) => {
+    const notice = `${email} entrará con la cuenta de la empresa: su contraseña ya no sirve y sus sesiones se cerraron.`;
+    // The row's button goes with the change: the page shows the notice (team-forms.tsx).
     return { message: notice, data: { notice } };
   });
 });

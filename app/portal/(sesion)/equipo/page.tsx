@@ -12,7 +12,7 @@ import {
   portalIdentityProviderRedirectUris,
   type IntegrationIdentityProviderView,
 } from '@/lib/surfaces/portal/identity-provider';
-import { IdentityProviderForm, InvitationActions, InviteMemberForm, MemberRoleForm, RemoveIdentityProviderForm, RemoveMemberForm, TeamNotices } from './team-forms';
+import { IdentityProviderForm, InvitationActions, InviteMemberForm, MemberRoleForm, PassToProviderForm, RemoveIdentityProviderForm, RemoveMemberForm, TeamNotices } from './team-forms';
 
 export const metadata: Metadata = { title: 'Equipo' };
 
@@ -48,6 +48,7 @@ export default async function PortalTeamPage() {
                     <td data-label="Nombre">
                       {member.name}
                       {member.id === user.id && <span className="badge">Usted</span>}
+                      {member.origin === 'identity_provider' && <div className="small muted">Entra con la cuenta de la empresa</div>}
                     </td>
                     <td data-label="Correo">
                       <EmailAddress email={member.email} />
@@ -58,6 +59,9 @@ export default async function PortalTeamPage() {
                     </td>
                     <td className="row-actions">
                       <MemberRoleForm memberId={member.id} name={member.name} role={member.role} />
+                      {member.id !== user.id && provider && member.origin === 'local' && member.email.toLowerCase().endsWith(`@${provider.emailDomain}`) && !provider.breakGlassEmails.includes(member.email.toLowerCase()) && (
+                        <PassToProviderForm memberId={member.id} name={member.name} />
+                      )}
                       {member.id !== user.id && <RemoveMemberForm memberId={member.id} name={member.name} />}
                     </td>
                   </tr>

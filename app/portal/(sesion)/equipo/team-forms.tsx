@@ -10,7 +10,7 @@ import {
   cancelPortalInvitationAction,
   invitePortalMemberAction,
   removePortalIdentityProviderAction,
-  removePortalMemberAction,
+  passPortalMemberToProviderAction, removePortalMemberAction,
   resendPortalInvitationAction,
   savePortalIdentityProviderAction,
   setPortalMemberRoleAction,
@@ -78,6 +78,31 @@ export function RemoveMemberForm({ memberId, name }: { memberId: number; name: s
         title: `¿Quitar a ${name} del equipo?`,
         message: 'Sus sesiones se cierran y ya no podrá entrar al portal. Los tokens de la integración siguen funcionando.',
         confirmLabel: 'Quitar del equipo',
+      }}
+      onSuccess={(data) => announce(data.notice)}
+      renderSuccess={() => null}
+    >
+      {null}
+    </ActionForm>
+  );
+}
+
+export function PassToProviderForm({ memberId, name }: { memberId: number; name: string }) {
+  const announce = useContext(AnnounceContext);
+  return (
+    <ActionForm
+      action={passPortalMemberToProviderAction}
+      hidden={{ miembro: memberId }}
+      submitLabel="Pasar a la cuenta de la empresa"
+      pendingLabel="Cambiando…"
+      className="inline"
+      submitClassName="secondary"
+      confirmation={{
+        kind: 'text',
+        title: `¿${name} entrará con la cuenta de la empresa?`,
+        message:
+          'Su contraseña deja de servir y sus sesiones se cierran ahora. En su siguiente ingreso con la cuenta de la empresa, esa cuenta (el mismo correo) queda vinculada a esta persona, y su rol será el que digan sus grupos.',
+        confirmLabel: 'Pasar a la cuenta de la empresa',
       }}
       onSuccess={(data) => announce(data.notice)}
       renderSuccess={() => null}
