@@ -1,4 +1,4 @@
-import { createRemoteJWKSet, customFetch } from 'jose';
+import { createRemoteJWKSet, customFetch, jwtVerify } from 'jose';
 
 // What is read of an identity provider outside next-auth's own exchange (the portal's sign-in,
 // renewing a session with its refresh token, checking a logout token): its endpoints and signing
@@ -26,6 +26,9 @@ export interface ProviderMetadata {
   tokenEndpoint: string;
   keys: ReturnType<typeof createRemoteJWKSet>;
 }
+
+/** The clock skew an ID token's times may have, as next-auth's openid-client allows at sign-in. */
+const CLOCK_TOLERANCE_SECONDS = 10;
 
 const cache = new Map<string, Promise<ProviderMetadata>>();
 /** Issuers remembered: a few dozen integrators' providers at most; the oldest is forgotten past this. */
@@ -70,4 +73,57 @@ export function providerMetadata(issuer: string, timeoutMs: number, fetcher: Pro
     });
   }
   return metadata;
+}
+
+/** client_secret_basic: the id and secret form-encoded first (RFC 6749, 2.3.1). */
+export function clientSecretBasic(clientId: string, clientSecret: string): string {
+  return `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64')}`;
+}
+
+/** A session's renewal at its provider: still vouched for (with the new ID token's claims, if any), refused, or no answer. */
+export type ProviderRenewal = { kind: 'renewed'; claims: Record<string, unknown> | null; refreshToken: string | null } | { kind: 'refused' } | { kind: 'unavailable' };
+
+export interface RenewalClient {
+  issuer: string;
+  clientId: string;
+  /** The Authorization header the token endpoint takes (clientSecretBasic). */
+  authorization: string;
+  timeoutMs: number;
+  fetcher?: ProviderFetcher;
+}
+
+/**
+ * One refresh-token grant at the provider's token endpoint (the console's sessions and the
+ * portal's): invalid_grant, or a new ID token that does not verify or names another subject, is a
+ * refusal; no answer or an error of the provider's own is "unavailable", which changes nothing.
+ */
+export async function renewAtProvider(client: RenewalClient, refreshToken: string, subject: string | null): Promise<ProviderRenewal> {
+  const fetcher = client.fetcher ?? OPERATOR_PROVIDER_FETCHER;
+  let response: Response;
+  let metadata: ProviderMetadata;
+  try {
+    metadata = await providerMetadata(client.issuer, client.timeoutMs, fetcher);
+    response = await fetcher.fetch(metadata.tokenEndpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', authorization: client.authorization },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }),
+      signal: AbortSignal.timeout(client.timeoutMs),
+    });
+  } catch {
+    return { kind: 'unavailable' };
+  }
+  const body = (await response.json().catch(() => ({}))) as { error?: unknown; id_token?: unknown; refresh_token?: unknown };
+  // invalid_grant: the provider no longer knows the grant (the account disabled, its session ended there).
+  if (response.status === 400 || response.status === 401) return body.error === 'invalid_grant' || response.status === 401 ? { kind: 'refused' } : { kind: 'unavailable' };
+  if (!response.ok) return { kind: 'unavailable' };
+  const renewed = typeof body.refresh_token === 'string' ? body.refresh_token : null;
+  if (typeof body.id_token !== 'string') return { kind: 'renewed', claims: null, refreshToken: renewed };
+  try {
+    const { payload } = await jwtVerify(body.id_token, metadata.keys, { issuer: client.issuer, audience: client.clientId, clockTolerance: CLOCK_TOLERANCE_SECONDS });
+    // The same person, or the renewal proves nothing.
+    if (typeof payload.sub !== 'string' || (subject !== null && payload.sub !== subject)) return { kind: 'refused' };
+    return { kind: 'renewed', claims: payload, refreshToken: renewed };
+  } catch {
+    return { kind: 'refused' };
+  }
 }

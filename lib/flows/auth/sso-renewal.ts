@@ -1,15 +1,14 @@
 import { and, eq, isNotNull, lt, or, isNull, sql } from 'drizzle-orm';
-import { jwtVerify } from 'jose';
 import { db } from '@/db/client';
 import { consoleSessions, consoleUsers } from '@/db/schema';
 import { writeAudit, type Actor } from '@/lib/core/audit/audit';
 import { open, seal } from '@/lib/core/sealing/envelope';
 import { logger } from '@/lib/platform/logging/logger';
-import { providerMetadata } from './provider-metadata';
+import { clientSecretBasic, renewAtProvider } from './provider-metadata';
 import { sessionRecheckSeconds } from './session-settings';
 import { consoleSessionStore } from './sessions';
 import { auditRefusal, IDENTITY_PROVIDER_ACTIONS, roleOfClaims, type IdentityClaims } from './sso';
-import { consoleSsoSettings, type ConsoleSsoSettings } from './sso-settings';
+import { consoleSsoSettings } from './sso-settings';
 
 // A console session opened through the identity provider is re-checked with it every
 // SESSION_RECHECK_SECONDS, with the refresh token it was given at sign-in: a user disabled or
@@ -20,49 +19,8 @@ import { consoleSsoSettings, type ConsoleSsoSettings } from './sso-settings';
 
 const log = logger('auth');
 const PROVIDER: Actor = { kind: 'system', name: 'identity-provider' };
-const CLOCK_TOLERANCE_SECONDS = 10;
 /** Sessions re-checked per run: a console has tens of people, a run covers them all. */
 const BATCH = 200;
-
-type Renewal = { kind: 'renewed'; claims: IdentityClaims | null; refreshToken: string | null } | { kind: 'refused' } | { kind: 'unavailable' };
-
-/** One refresh at the provider's token endpoint, its new ID token verified as at sign-in. */
-async function renewAtProvider(settings: ConsoleSsoSettings, refreshToken: string, subject: string | null): Promise<Renewal> {
-  let response: Response;
-  let metadata: Awaited<ReturnType<typeof providerMetadata>>;
-  try {
-    metadata = await providerMetadata(settings.CONSOLE_OIDC_ISSUER!, settings.CONSOLE_OIDC_TIMEOUT_MS);
-    response = await fetch(metadata.tokenEndpoint, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        accept: 'application/json',
-        // client_secret_basic: the id and secret form-encoded first (RFC 6749, 2.3.1).
-        authorization: `Basic ${Buffer.from(`${encodeURIComponent(settings.CONSOLE_OIDC_CLIENT_ID!)}:${encodeURIComponent(settings.CONSOLE_OIDC_CLIENT_SECRET!)}`).toString('base64')}`,
-      },
-      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }),
-      signal: AbortSignal.timeout(settings.CONSOLE_OIDC_TIMEOUT_MS),
-    });
-  } catch (error) {
-    log.warn({ err: error }, 'the identity provider could not be asked to renew a session');
-    return { kind: 'unavailable' };
-  }
-  const body = (await response.json().catch(() => ({}))) as { error?: unknown; id_token?: unknown; refresh_token?: unknown };
-  // invalid_grant: the provider no longer knows the grant (the account disabled, its session ended there).
-  if (response.status === 400 || response.status === 401) return body.error === 'invalid_grant' || response.status === 401 ? { kind: 'refused' } : { kind: 'unavailable' };
-  if (!response.ok) return { kind: 'unavailable' };
-  const renewedToken = typeof body.refresh_token === 'string' ? body.refresh_token : null;
-  if (typeof body.id_token !== 'string') return { kind: 'renewed', claims: null, refreshToken: renewedToken };
-  try {
-    const { payload } = await jwtVerify(body.id_token, metadata.keys, { issuer: settings.CONSOLE_OIDC_ISSUER, audience: settings.CONSOLE_OIDC_CLIENT_ID, clockTolerance: CLOCK_TOLERANCE_SECONDS });
-    // The same person, or the renewal proves nothing.
-    if (typeof payload.sub !== 'string' || (subject !== null && payload.sub !== subject)) return { kind: 'refused' };
-    return { kind: 'renewed', claims: payload as IdentityClaims, refreshToken: renewedToken };
-  } catch (error) {
-    log.warn({ err: error }, 'a renewed ID token was refused');
-    return { kind: 'refused' };
-  }
-}
 
 export interface RecheckRun {
   checked: number;
@@ -107,7 +65,16 @@ export async function recheckProviderSessions(): Promise<RecheckRun> {
       await database.update(consoleSessions).set({ identityProviderRefreshToken: null }).where(eq(consoleSessions.idHash, session.idHash));
       continue;
     }
-    const renewal = await renewAtProvider(settings, refreshToken, session.subject);
+    const renewal = await renewAtProvider(
+      {
+        issuer: settings.CONSOLE_OIDC_ISSUER,
+        clientId: settings.CONSOLE_OIDC_CLIENT_ID!,
+        authorization: clientSecretBasic(settings.CONSOLE_OIDC_CLIENT_ID!, settings.CONSOLE_OIDC_CLIENT_SECRET!),
+        timeoutMs: settings.CONSOLE_OIDC_TIMEOUT_MS,
+      },
+      refreshToken,
+      session.subject,
+    );
     if (renewal.kind === 'unavailable') {
       run.unavailable++;
       continue;
@@ -117,7 +84,7 @@ export async function recheckProviderSessions(): Promise<RecheckRun> {
       await endSession(session.idHash, session.userId);
       continue;
     }
-    const role = renewal.claims ? roleOfClaims(renewal.claims, settings) : session.role;
+    const role = renewal.claims ? roleOfClaims(renewal.claims as IdentityClaims, settings) : session.role;
     if (!role) {
       // Out of every console group: every session of the user ends now, as at a refused sign-in.
       run.ended++;

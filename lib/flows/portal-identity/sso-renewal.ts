@@ -1,14 +1,14 @@
 import { and, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
-import { jwtVerify } from 'jose';
 import { db } from '@/db/client';
-import { integrationIdentityProviders, integrations, portalSessions, portalUsers, type IntegrationIdentityProvider } from '@/db/schema';
+import { integrationIdentityProviders, integrations, portalSessions, portalUsers } from '@/db/schema';
 import { writeAudit } from '@/lib/core/audit/audit';
 import { open, seal } from '@/lib/core/sealing/envelope';
+import { renewAtProvider } from '@/lib/flows/auth/provider-metadata';
 import { sessionRecheckSeconds } from '@/lib/flows/auth/session-settings';
 import { logger } from '@/lib/platform/logging/logger';
 import { integratorActor } from './accounts';
 import { endAllPortalSessions } from './sessions';
-import { basicAuth, integratorProviderFetcher, portalProviderMetadata, PORTAL_IDENTITY_PROVIDER_ACTIONS, portalRoleOfClaims } from './sso';
+import { basicAuth, integratorProviderFetcher, PORTAL_IDENTITY_PROVIDER_ACTIONS, portalRoleOfClaims } from './sso';
 
 // The portal's sessions opened through an integrator's provider, re-checked there every
 // SESSION_RECHECK_SECONDS with their refresh tokens, as the console's are (lib/flows/auth/sso-renewal.ts):
@@ -19,38 +19,6 @@ import { basicAuth, integratorProviderFetcher, portalProviderMetadata, PORTAL_ID
 const log = logger('portal');
 const TIMEOUT_MS = 10_000;
 const BATCH = 500;
-
-type Renewal = { kind: 'renewed'; claims: Record<string, unknown> | null; refreshToken: string | null } | { kind: 'refused' } | { kind: 'unavailable' };
-
-async function renew(provider: IntegrationIdentityProvider, refreshToken: string, subject: string | null): Promise<Renewal> {
-  let response: Response;
-  let keys;
-  try {
-    const metadata = await portalProviderMetadata(provider);
-    keys = metadata.keys;
-    response = await integratorProviderFetcher().fetch(metadata.tokenEndpoint, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', authorization: basicAuth(provider) },
-      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }),
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
-  } catch (error) {
-    log.warn({ err: error, integrationId: provider.integrationId }, 'an integration’s identity provider could not be asked to renew a session');
-    return { kind: 'unavailable' };
-  }
-  const body = (await response.json().catch(() => ({}))) as { error?: unknown; id_token?: unknown; refresh_token?: unknown };
-  if (response.status === 400 || response.status === 401) return body.error === 'invalid_grant' || response.status === 401 ? { kind: 'refused' } : { kind: 'unavailable' };
-  if (!response.ok) return { kind: 'unavailable' };
-  const renewed = typeof body.refresh_token === 'string' ? body.refresh_token : null;
-  if (typeof body.id_token !== 'string') return { kind: 'renewed', claims: null, refreshToken: renewed };
-  try {
-    const { payload } = await jwtVerify(body.id_token, keys, { issuer: provider.issuer, audience: provider.clientId, clockTolerance: 10 });
-    if (typeof payload.sub !== 'string' || (subject !== null && payload.sub !== subject)) return { kind: 'refused' };
-    return { kind: 'renewed', claims: payload, refreshToken: renewed };
-  } catch {
-    return { kind: 'refused' };
-  }
-}
 
 export interface PortalRecheckRun {
   checked: number;
@@ -94,7 +62,11 @@ export async function recheckPortalProviderSessions(): Promise<PortalRecheckRun>
       await database.update(portalSessions).set({ identityProviderRefreshToken: null }).where(eq(portalSessions.idHash, session.idHash));
       continue;
     }
-    const renewal = await renew(session.provider, refreshToken, session.member.subject);
+    const renewal = await renewAtProvider(
+      { issuer: session.provider.issuer, clientId: session.provider.clientId, authorization: basicAuth(session.provider), timeoutMs: TIMEOUT_MS, fetcher: integratorProviderFetcher() },
+      refreshToken,
+      session.member.subject,
+    );
     if (renewal.kind === 'unavailable') {
       run.unavailable++;
       continue;

@@ -5,7 +5,7 @@ import { db } from '@/db/client';
 import { identityProviderSignIns, integrationIdentityProviders, integrations, portalSessions, portalUsers, NO_PASSWORD, type IntegrationIdentityProvider, type PortalRole } from '@/db/schema';
 import { NO_ACCOUNT, writeAudit, type Executor, type IntegratorActor } from '@/lib/core/audit/audit';
 import { open, seal } from '@/lib/core/sealing/envelope';
-import { providerMetadata, sameIssuer, type ProviderFetcher, type ProviderMetadata } from '@/lib/flows/auth/provider-metadata';
+import { clientSecretBasic, providerMetadata, sameIssuer, type ProviderFetcher, type ProviderMetadata } from '@/lib/flows/auth/provider-metadata';
 import { checkedDispatcher, outboundTargetProblem } from '@/lib/platform/security/outbound-targets';
 import { outboundTargetPolicy } from '@/lib/platform/settings/outbound-targets';
 import { fetch as undiciFetch } from 'undici';
@@ -210,10 +210,9 @@ async function exchangeCode(provider: IntegrationIdentityProvider, pending: type
   }
 }
 
-/** client_secret_basic: the id and secret form-encoded first (RFC 6749, 2.3.1). */
+/** The Authorization header an integrator's provider takes from us (its secret opened for the call). */
 export function basicAuth(provider: Pick<IntegrationIdentityProvider, 'clientId' | 'clientSecretSealed'>): string {
-  const secret = open(provider.clientSecretSealed, 'identity_provider_client_secret');
-  return `Basic ${Buffer.from(`${encodeURIComponent(provider.clientId)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+  return clientSecretBasic(provider.clientId, open(provider.clientSecretSealed, 'identity_provider_client_secret'));
 }
 
 /**
