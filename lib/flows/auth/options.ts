@@ -130,8 +130,6 @@ export function authOptions(): AuthOptions {
         if (user) {
           token.userId = Number(user.id);
           token.sessionVersion = user.sessionVersion;
-          token.email = user.email;
-          token.name = user.name;
           // next-auth would put this error's message in the sign-in page's URL: only a code goes.
           try {
             const provider = user.identityProviderSid === undefined ? undefined : { sid: user.identityProviderSid, refreshToken: user.identityProviderRefreshToken ?? null };

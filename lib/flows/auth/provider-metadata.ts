@@ -127,3 +127,33 @@ export async function renewAtProvider(client: RenewalClient, refreshToken: strin
     return { kind: 'refused' };
   }
 }
+
+const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
+/** A logout token older than this is refused: a captured one replayed later ends nothing new. */
+const MAX_LOGOUT_TOKEN_AGE_SECONDS = 300;
+
+/**
+ * A logout token checked as Back-Channel Logout 1.0's section 2.6 says (the console's and the
+ * portal's): signed by the provider's keys, for our client, recent, with the logout event, naming
+ * a user or a provider session, and never an ID token (no nonce). The user and session it names, or
+ * null when it does not verify.
+ */
+export async function verifyLogoutToken(logoutToken: string, keys: ProviderMetadata['keys'], client: { issuer: string; clientId: string }): Promise<{ sub?: string; sid?: string } | null> {
+  let claims: Record<string, unknown>;
+  try {
+    ({ payload: claims } = await jwtVerify(logoutToken, keys, {
+      issuer: client.issuer,
+      audience: client.clientId,
+      maxTokenAge: MAX_LOGOUT_TOKEN_AGE_SECONDS,
+      clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      requiredClaims: ['iat', 'jti'],
+    }));
+  } catch {
+    return null;
+  }
+  const events = claims.events as Record<string, unknown> | undefined;
+  const sub = typeof claims.sub === 'string' ? claims.sub : undefined;
+  const sid = typeof claims.sid === 'string' ? claims.sid : undefined;
+  if (typeof events?.[BACKCHANNEL_LOGOUT_EVENT] !== 'object' || events[BACKCHANNEL_LOGOUT_EVENT] === null || 'nonce' in claims || (!sub && !sid)) return null;
+  return { sub, sid };
+}

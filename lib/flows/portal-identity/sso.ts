@@ -5,7 +5,7 @@ import { db } from '@/db/client';
 import { identityProviderSignIns, integrationIdentityProviders, integrations, portalSessions, portalUsers, NO_PASSWORD, type IntegrationIdentityProvider, type PortalRole } from '@/db/schema';
 import { NO_ACCOUNT, writeAudit, type Executor, type IntegratorActor } from '@/lib/core/audit/audit';
 import { open, seal } from '@/lib/core/sealing/envelope';
-import { clientSecretBasic, providerMetadata, sameIssuer, type ProviderFetcher, type ProviderMetadata } from '@/lib/flows/auth/provider-metadata';
+import { clientSecretBasic, providerMetadata, sameIssuer, verifyLogoutToken, type ProviderFetcher, type ProviderMetadata } from '@/lib/flows/auth/provider-metadata';
 import { checkedDispatcher, outboundTargetProblem } from '@/lib/platform/security/outbound-targets';
 import { outboundTargetPolicy } from '@/lib/platform/settings/outbound-targets';
 import { fetch as undiciFetch } from 'undici';
@@ -315,17 +315,12 @@ export async function receivePortalLogoutToken(logoutToken: string): Promise<{ o
   } catch {
     return { ok: false, reason: 'unavailable' };
   }
-  let claims: Record<string, unknown>;
-  try {
-    ({ payload: claims } = await jwtVerify(logoutToken, metadata.keys, { issuer: provider.issuer, audience: provider.clientId, maxTokenAge: 300, clockTolerance: CLOCK_TOLERANCE_SECONDS, requiredClaims: ['iat', 'jti'] }));
-  } catch (error) {
-    log.warn({ err: error, integrationId: provider.integrationId }, 'a portal logout token was refused');
+  const named = await verifyLogoutToken(logoutToken, metadata.keys, provider);
+  if (!named) {
+    log.warn({ integrationId: provider.integrationId }, 'a portal logout token was refused');
     return { ok: false, reason: 'invalid' };
   }
-  const events = claims.events as Record<string, unknown> | undefined;
-  const sub = typeof claims.sub === 'string' ? claims.sub : undefined;
-  const sid = typeof claims.sid === 'string' ? claims.sid : undefined;
-  if (typeof events?.['http://schemas.openid.net/event/backchannel-logout'] !== 'object' || 'nonce' in claims || (!sub && !sid)) return { ok: false, reason: 'invalid' };
+  const { sub, sid } = named;
   return (await db()).transaction(async (tx) => {
     const members = await tx
       .select({ id: portalUsers.id, email: portalUsers.email, integrationId: portalUsers.integrationId })
