@@ -9,6 +9,7 @@ import { FEL_FAULT_NAMES, FEL_SIM_DEV_CREDENTIALS, FEL_SIM_RECEPTORS, parseFelFa
 import { samplePopulation } from './population';
 import { RECURRENTE_API_FAULTS, RECURRENTE_SIM_DECLINING_METHOD, RECURRENTE_WEBHOOK_FAULTS } from './recurrente';
 import { startSimulator } from './server';
+import { TSA_SIM_FAULTS } from './tsa';
 
 async function main(): Promise<void> {
   const { logRequests, ...options } = simulatorOptionsFromEnv(process.env);
@@ -51,6 +52,8 @@ async function main(): Promise<void> {
       `  webhooks to ${options.recurrente?.webhookUrl ?? '(none: set SIMULATOR_RECURRENTE_WEBHOOK_URL)'}; deliveries: GET ${simulator.url}/recurrente/_sim/webhooks`,
       `  pending transfers: POST ${simulator.url}/recurrente/_sim/transfers/<checkout>/settle|expire, or POST ${simulator.url}/recurrente/_sim/clock {"advance_ms": …}`,
       `  declining saved card ${RECURRENTE_SIM_DECLINING_METHOD}; API faults (x-sim-fault or SIMULATOR_RECURRENTE_FAULT): ${RECURRENTE_API_FAULTS.join(', ')}; webhook faults (in tests): ${RECURRENTE_WEBHOOK_FAULTS.join(', ')}`,
+      '',
+      `Time-stamping authority (RFC 3161): TSA_URL=${simulator.url}/tsa, its certificate: GET ${simulator.url}/tsa/certificado; faults (x-sim-fault): ${TSA_SIM_FAULTS.join(', ')}`,
     ].join('\n'),
   );
 

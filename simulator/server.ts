@@ -13,6 +13,7 @@ import type { SimAnswer, SimulatedUpstream } from './protocol';
 import { createRenapUpstream } from './renap';
 import { createRecurrenteSimulator, type RecurrenteSimControl, type RecurrenteSimOptions } from './recurrente';
 import { createOidcSimulator, type OidcSimControl, type OidcSimOptions } from './oidc';
+import { createTsaSimulator, type TsaSimControl, type TsaSimOptions } from './tsa';
 import { createRtuUpstream } from './rtu';
 import { sleep } from './abortable-sleep';
 import { readBody } from './body';
@@ -52,6 +53,8 @@ export interface SimulatorOptions {
   recurrente?: Omit<RecurrenteSimOptions, 'log'>;
   /** An OpenID Provider under /oidc, as the operators' identity providers (simulator/oidc.ts, docs/sso.md). */
   oidc?: Omit<OidcSimOptions, 'log'>;
+  /** An RFC 3161 time-stamping authority under /tsa (simulator/tsa.ts). */
+  tsa?: Omit<TsaSimOptions, 'log'>;
 }
 
 export interface RunningSimulator {
@@ -71,6 +74,8 @@ export interface RunningSimulator {
   recurrente: RecurrenteSimControl;
   /** The identity provider: its directory, clients, keys, faults, sessions and back-channel logouts. */
   oidc: OidcSimControl;
+  /** The time-stamping authority: its certificate, the tokens it issued and its faults. */
+  tsa: TsaSimControl;
   close(): Promise<void>;
 }
 
@@ -94,6 +99,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   const fel = createFelSimulator({ ...options.fel, population, seed, log });
   const recurrente = createRecurrenteSimulator({ ...options.recurrente, log });
   const oidc = createOidcSimulator({ ...options.oidc, log });
+  const tsa = await createTsaSimulator({ ...options.tsa, log });
 
   const sockets = new Set<Socket>();
   const server = createServer((request, response) => {
@@ -121,6 +127,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     }
     if (path.startsWith('/oidc/')) {
       await oidc.serve(request, response, (request.url ?? path).slice('/oidc'.length));
+      return;
+    }
+    if (path === '/tsa' || path.startsWith('/tsa/')) {
+      await tsa.serve(request, response, (request.url ?? path).slice('/tsa'.length));
       return;
     }
     if (path.startsWith('/recurrente/')) {
@@ -217,6 +227,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     fel,
     recurrente,
     oidc,
+    tsa,
     setFaults(faults) {
       faultPlan = createFaultPlan({ runFaults: typeof faults === 'string' ? parseFaultSpec(faults) : faults, seed });
     },
