@@ -4,6 +4,7 @@ import { activationCommands } from './commands/activation';
 import { allowedIpCommands } from './commands/allowed-ips';
 import { billingCommands } from './commands/billing';
 import { booksCommands } from './commands/books';
+import { constanciaCommands } from './commands/constancias';
 import type { CommandOutput, Commands, Options } from './commands/command';
 import { detailCommands } from './commands/details';
 import { flagCommands } from './commands/flags';
@@ -38,6 +39,7 @@ const CAPABILITIES: Commands[] = [
   portalCommands,
   recordCommands,
   personalDataCommands,
+  constanciaCommands,
 ];
 
 /** The capabilities' commands as one record; a name declared twice would silently lose one command. */

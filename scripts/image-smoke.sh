@@ -109,12 +109,13 @@ SIMULATOR="http://127.0.0.1:$SIMULATOR_PORT"
 
 APP_PORT=$(free_port)
 key() { node -p 'require("node:crypto").randomBytes(32).toString("base64")'; }
+signing_keys() { node -p 'const { privateKey } = require("node:crypto").generateKeyPairSync("ed25519"); const { x, d } = privateKey.export({ format: "jwk" }); JSON.stringify([{ kid: "smoke", jwk: { kty: "OKP", crv: "Ed25519", x, d }, firmaDesde: new Date().toISOString() }])'; }
 # A production configuration (the image's NODE_ENV=production makes APP_ENV production): the
 # simulator's plain http:// is accepted only on this host's loopback, as behind a TLS sidecar.
 SETTINGS=(
   "HOME=/app" "PORT=$APP_PORT" "HOST=127.0.0.1" "DATABASE_URL=$DATABASE_URL" "MIGRATE_ON_START=false"
   "NEXTAUTH_SECRET=$(key)" "NEXTAUTH_URL=https://gateway.smoke.test"
-  "PERSONAL_DATA_KEY=$(key)" "PERSONAL_DATA_SEARCH_KEY=$(key)"
+  "PERSONAL_DATA_KEY=$(key)" "PERSONAL_DATA_SEARCH_KEY=$(key)" "CONSTANCIA_SIGNING_KEYS=$(signing_keys)"
   "UPSTREAM_TLS_SIDECAR=true" "RENAP_BASE_URL=$SIMULATOR/renap" "RTU_BASE_URL=$SIMULATOR/rtu" "CATALOG_BASE_URL=$SIMULATOR/catalog"
   "RENAP_API_KEY=sim-renap-key" "RTU_API_KEY=sim-rtu-key" "CATALOG_CLIENT_ID=sim-catalog-client" "CATALOG_CLIENT_SECRET=sim-catalog-secret"
   "SUPPORT_CONTACT_EMAIL=soporte@smoke.test" "ISSUER_LEGAL_NAME=Operadora de Prueba, S.A." "ISSUER_NIT=576937-K"

@@ -56,9 +56,10 @@ export const personalDataCommands: Commands = {
           `Volvió a cifrar también ${counted(result.identifierLinks, 'vínculo NIT-CUI', 'vínculos NIT-CUI')}, ` +
           `${counted(tables.bulk_job_items, 'ítem de lotes', 'ítems de lotes')}, ${counted(tables.watch_list_entries, 'NIT de listas de vigilancia', 'NIT de listas de vigilancia')}, ` +
           `${counted(tables.watch_list_changes, 'cambio de vigilancia', 'cambios de vigilancia')}, ` +
-          `${counted(tables.integrations, 'secreto de webhook', 'secretos de webhook')} ` +
-          `y ${counted(tables.integration_identity_providers, 'secreto de cliente de un proveedor de identidad', 'secretos de cliente de proveedores de identidad')}. ` +
-          `Los registros, esos vínculos, los lotes, las listas de vigilancia y los secretos están ahora bajo la clave de cifrado ${result.encryptionKeyId} y la de búsqueda ${result.searchKeyId}: ` +
+          `${counted(tables.integrations, 'secreto de webhook', 'secretos de webhook')}, ` +
+          `${counted(tables.integration_identity_providers, 'secreto de cliente de un proveedor de identidad', 'secretos de cliente de proveedores de identidad')} ` +
+          `y ${counted(tables.constancias, 'constancia de consulta', 'constancias de consulta')}. ` +
+          `Los registros, esos vínculos, los lotes, las listas de vigilancia, las constancias y los secretos están ahora bajo la clave de cifrado ${result.encryptionKeyId} y la de búsqueda ${result.searchKeyId}: ` +
           'ya puede vaciar PERSONAL_DATA_PREVIOUS_SEARCH_KEYS, y PERSONAL_DATA_PREVIOUS_KEYS 24 horas después de reiniciar con la clave nueva ' +
           '(las respuestas guardadas por Idempotency-Key no se vuelven a cifrar: caducan en 24 horas).',
       };

@@ -30,3 +30,4 @@ export * from './invoices';
 export * from './online-payments';
 export * from './auto-top-ups';
 export * from './identity-providers';
+export * from './constancias';

@@ -21,6 +21,8 @@ export const integrations = pgTable(
     // One flag per lookup, off until an administrator turns it on (db/schema/lookups.ts).
     ...lookupFlagColumns(),
     tariffCentavos: bigint('tariff_centavos', { mode: 'number' }).notNull().default(0),
+    // Whether its lookups may ask for a constancia (x-constancia: true); off until an administrator turns it on.
+    constanciasEnabled: boolean('constancias_enabled').notNull().default(false),
     // A cache of the ledger's sum, updated in the same statement as every ledger entry.
     balanceCentavos: bigint('balance_centavos', { mode: 'number' }).notNull().default(0),
     // Administrators are alerted when the balance falls below this (lib/reactions/alerts); null: the

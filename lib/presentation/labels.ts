@@ -40,6 +40,7 @@ export const TWO_FACTOR_LABELS = { enrolled: 'Activada', notEnrolled: 'No activa
 export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'integration.create': 'Creó la integración',
   'integration.set_flags': 'Cambió las consultas habilitadas',
+  'integration.set_constancias': 'Cambió si sus consultas pueden pedir constancia',
   'integration.set_tariff': 'Cambió la tarifa',
   'integration.set_low_balance_alert': 'Cambió el umbral de saldo bajo',
   'integration.set_allowed_networks': 'Cambió las direcciones IP permitidas',

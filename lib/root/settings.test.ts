@@ -121,6 +121,7 @@ describe('parseEnv', () => {
       [
         'CATALOG_CLIENT_ID',
         'CATALOG_CLIENT_SECRET',
+        'CONSTANCIA_SIGNING_KEYS',
         'RECORD_JOURNAL_DIR',
         'SUPPORT_CONTACT_EMAIL',
         'PERSONAL_DATA_KEY',

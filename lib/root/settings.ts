@@ -5,6 +5,7 @@ import { MAIL_SETTINGS } from '@/lib/platform/mail/settings';
 import { SOURCE_SETTINGS } from '@/lib/sources/settings';
 import { FEL_SETTINGS } from '@/lib/providers/fel/settings';
 import { PAYMENT_SETTINGS } from '@/lib/providers/payments/settings';
+import { TIMESTAMPING_SETTINGS } from '@/lib/providers/timestamping/settings';
 import { SEALING_SETTINGS } from '@/lib/core/sealing/settings';
 import { INTEGRATION_DIRECTORY_SETTINGS } from '@/lib/core/integrations/settings';
 import { ADMISSION_SETTINGS } from '@/lib/core/admission/settings';
@@ -14,6 +15,7 @@ import { RECORD_JOURNAL_SETTINGS } from '@/lib/core/record-journal/settings';
 import { REQUEST_TRACE_SETTINGS } from '@/lib/core/request-traces/settings';
 import { ROLLUP_SETTINGS } from '@/lib/core/rollups/settings';
 import { ISSUER_SETTINGS } from '@/lib/core/issuer/settings';
+import { CONSTANCIA_SETTINGS } from '@/lib/core/constancias/settings';
 import { TOP_UP_SETTINGS } from '@/lib/flows/top-ups/settings';
 import { ONLINE_TOP_UP_SETTINGS } from '@/lib/flows/online-top-ups/settings';
 import { AUTO_TOP_UP_SETTINGS } from '@/lib/flows/auto-top-ups/settings';
@@ -42,6 +44,8 @@ export const SETTINGS_FRAGMENTS = [
   REQUEST_TRACE_SETTINGS,
   ROLLUP_SETTINGS,
   ISSUER_SETTINGS,
+  CONSTANCIA_SETTINGS,
+  TIMESTAMPING_SETTINGS,
   FEL_SETTINGS,
   TOP_UP_SETTINGS,
   PAYMENT_SETTINGS,

@@ -23,6 +23,10 @@ import { startRecordJournal } from '@/lib/core/record-journal';
 import { integrationDirectory } from '@/lib/core/integrations/directory';
 import { LOCAL_DATA_DIR } from '@/lib/platform/files/private-directory';
 import { schedulePeriodicJob } from '@/lib/platform/jobs/schedule';
+import { sequenceLog } from '@/lib/core/constancias/log';
+import { timestampLatestHead } from '@/lib/core/constancias/timestamp';
+import { configuredTimeStampAuthority } from '@/lib/providers/timestamping/configured';
+import { timestampingSettings } from '@/lib/providers/timestamping/settings';
 import { recheckProviderSessions } from '@/lib/flows/auth/sso-renewal';
 import { recheckPortalProviderSessions } from '@/lib/flows/portal-identity/sso-renewal';
 import { recheckEveryMs } from '@/lib/flows/auth/session-settings';
@@ -143,6 +147,7 @@ export async function startServer(): Promise<void> {
   startOnlinePaymentPoller(settings.ONLINE_TOP_UP_POLL_MS);
   startAutoTopUps(settings.AUTO_TOP_UP_CHECK_MS);
   startBillingJobs(settings.HOLD_SWEEP_AFTER_SECONDS);
+  startConstanciaJobs(settings.CONSTANCIA_HEAD_INTERVAL_SECONDS * 1000);
   // Bulk jobs' items are claimed from the database by every instance with room (lib/flows/bulk); a job
   // that ends or pauses on this instance is told to its integration (subscribed before any can).
   tellBulkJobEvents();
@@ -294,6 +299,39 @@ function startIdempotencyPurge(): void {
       if (purged > 0) idempotencyLog.info({ purged }, 'purged idempotency keys past their 24 hours');
     },
     onError: (error) => idempotencyLog.error({ err: error }, 'purging idempotency keys failed'),
+  });
+}
+
+/**
+ * The constancias' log (lib/core/constancias/log.ts), on one instance at a time: the receipts issued
+ * since the last head are appended and a new head signed every few minutes, after the whole log is
+ * checked against the last one; a log that no longer matches what was signed gets no new head.
+ */
+function startConstanciaJobs(headEveryMs: number): void {
+  const constanciaLog = logger('constancias');
+  schedulePeriodicJob({
+    name: 'constancia-log-head',
+    everyMs: headEveryMs,
+    leaseMs: Math.max(headEveryMs * 4, 10 * 60_000),
+    run: async () => {
+      const run = await sequenceLog();
+      if (run.kind === 'tampered') constanciaLog.error({ treeSize: run.treeSize, detail: run.detail }, 'the constancias log no longer matches its signed head');
+      else if (run.kind === 'signed') constanciaLog.info({ treeSize: run.head.treeSize, appended: run.appended, holes: run.holes }, 'constancias log head signed');
+    },
+    onError: (error) => constanciaLog.error({ err: error }, 'signing the constancias log head failed'),
+  });
+  // Without an authority (production may leave TSA_URL unset) the heads are signed, not stamped.
+  if (!timestampingSettings().TSA_URL) return;
+  schedulePeriodicJob({
+    name: 'constancia-log-timestamp',
+    everyMs: 3_600_000,
+    leaseMs: 10 * 60_000,
+    run: async () => {
+      const run = await timestampLatestHead(await configuredTimeStampAuthority());
+      if (run.kind === 'failed') constanciaLog.error({ treeSize: run.treeSize, outcome: run.outcome }, 'the time-stamping authority did not stamp the constancias log head');
+      else if (run.kind === 'stamped') constanciaLog.info({ treeSize: run.treeSize }, 'constancias log head time-stamped');
+    },
+    onError: (error) => constanciaLog.error({ err: error }, 'time-stamping the constancias log head failed'),
   });
 }
 

@@ -84,6 +84,12 @@ describe('the generated document', () => {
       // What the portal's Consultas shows, for the integrator's systems.
       '/consultas': { get: 'listQueryRecords' },
       '/consultas/{request_id}': { get: 'getQueryByRequestId' },
+      // Constancias de consulta: a receipt, the public log and its proofs, the verification.
+      '/constancias/{id}': { get: 'getConstancia' },
+      '/constancias/registro': { get: 'getConstanciaLogHead' },
+      '/constancias/registro/inclusion': { get: 'getConstanciaInclusionProof' },
+      '/constancias/registro/consistencia': { get: 'getConstanciaConsistencyProof' },
+      '/constancias/verificar': { post: 'verifyConstancia' },
     });
   });
 
@@ -129,7 +135,7 @@ describe('the generated document', () => {
     }
   });
 
-  it('offers the optional Idempotency-Key on the catalogs only, and names the replay header on the answers a repeat may get again', () => {
+  it('offers the optional Idempotency-Key on the catalogs only, x-constancia on the five lookups, and names the replay header on the answers a repeat may get again', () => {
     type Post = { parameters?: Array<Record<string, unknown>>; responses: Record<string, { headers: Record<string, unknown> }> };
     for (const [path, item] of Object.entries(document.paths)) {
       // The bulk jobs take a key of their own, required (their own test below).
@@ -140,13 +146,18 @@ describe('the generated document', () => {
       if (path.startsWith('/cuenta') || path === '/estado') continue;
       // The records are read (GET): nothing to repeat.
       if (path.startsWith('/consultas')) continue;
+      // A receipt's reads and its verification (the constancias' own test, tests/constancias).
+      if (path.startsWith('/constancias')) continue;
       const operation = (item as { post: Post }).post;
+      const constancia = expect.objectContaining({ name: 'x-constancia', in: 'header', required: false, schema: { type: 'string', enum: ['true'] } });
+      for (const response of Object.values(operation.responses)) expect(Object.keys(response.headers), path).toEqual(expect.arrayContaining(['x-constancia-id', 'x-constancia-url', 'x-constancia-motivo']));
       if (!path.startsWith('/catalogos/')) {
-        expect(operation.parameters, path).toBeUndefined();
+        expect(operation.parameters, path).toEqual([constancia]);
         continue;
       }
       expect(operation.parameters, path).toEqual([
         expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' } }),
+        constancia,
       ]);
       const replayable = Object.entries(operation.responses).filter(([, response]) => 'Idempotency-Replayed' in response.headers).map(([status]) => status);
       expect(replayable, path).toEqual(['200', '400', '404']);

@@ -13,6 +13,7 @@ import { freePort } from '../../scripts/free-port';
 import { ensureBuild } from '../../scripts/next-build';
 import { activeTestDatabase } from './test-database';
 import { TEST_PERSONAL_DATA_KEYS } from './personal-data-keys';
+import { TEST_CONSTANCIA_KEYS } from './constancia-keys';
 
 const DUMMY_SECRET = 'test-secret-for-next-auth-0123456789abcdef';
 const READY_TIMEOUT_MS = 60_000;
@@ -198,6 +199,7 @@ function appSettings(options: StartAppOptions): Record<string, string | undefine
     SEED_ON_START: options.seed ? 'true' : 'false',
     NEXTAUTH_SECRET: DUMMY_SECRET,
     ...TEST_PERSONAL_DATA_KEYS,
+    ...TEST_CONSTANCIA_KEYS,
     ...location,
     ...journal,
     ...given,

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { closeDatabase, database, shareEmbeddedDatabase } from '@/db/client';
 import { childEnv, REPO_ROOT, suitePasswordCost } from './child-env';
 import { TEST_PERSONAL_DATA_KEYS } from './personal-data-keys';
+import { TEST_CONSTANCIA_KEYS } from './constancia-keys';
 import type { DatabaseLocation } from './test-database';
 
 const CLI_TIMEOUT_MS = 30_000;
@@ -31,7 +32,7 @@ export async function runCli(
   const child = spawn(process.execPath, ['cli/run.mjs', ...args], {
     cwd: REPO_ROOT,
     // An empty DATABASE_URL means PGlite to the CLI, and keeps one from any .env file away.
-    env: childEnv({ PASSWORD_HASH_COST: suitePasswordCost(extraEnv.APP_ENV), ...TEST_PERSONAL_DATA_KEYS, ...location, DATABASE_URL: location.DATABASE_URL ?? '', ...extraEnv }),
+    env: childEnv({ PASSWORD_HASH_COST: suitePasswordCost(extraEnv.APP_ENV), ...TEST_PERSONAL_DATA_KEYS, ...TEST_CONSTANCIA_KEYS, ...location, DATABASE_URL: location.DATABASE_URL ?? '', ...extraEnv }),
     stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
   if (input !== undefined) child.stdin!.end(input);

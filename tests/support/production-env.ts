@@ -3,6 +3,7 @@
 import { expect } from 'vitest';
 import { EnvError } from '@/lib/platform/settings/fragment';
 import { parseEnv } from '@/lib/root/settings';
+import { TEST_CONSTANCIA_KEYS } from './constancia-keys';
 
 /** The names of the variables an invalid environment is rejected for. */
 export function rejectedVariables(source: Record<string, string | undefined>): string[] {
@@ -29,6 +30,7 @@ export const PRODUCTION = {
   SUPPORT_CONTACT_EMAIL: 'soporte@example.com',
   PERSONAL_DATA_KEY: Buffer.alloc(32, 1).toString('base64'),
   PERSONAL_DATA_SEARCH_KEY: Buffer.alloc(32, 2).toString('base64'),
+  CONSTANCIA_SIGNING_KEYS: TEST_CONSTANCIA_KEYS.CONSTANCIA_SIGNING_KEYS,
   RENAP_BASE_URL: 'https://renap.example.gt/api',
   RTU_BASE_URL: 'https://rtu.example.gt/api',
   CATALOG_BASE_URL: 'https://catalogos.example.gt/api',

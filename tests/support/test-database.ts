@@ -10,6 +10,7 @@ import { assertLocalDatabaseUrl } from './database-guard';
 import { copyPgliteTemplate } from './database-template';
 import { scratchRoot } from './scratch';
 import { TEST_PERSONAL_DATA_KEYS } from './personal-data-keys';
+import { TEST_CONSTANCIA_KEYS } from './constancia-keys';
 import { setProcessSlot } from '@/lib/platform/runtime/process-state';
 
 /** Where a test database lives, as the app, the CLI and this process read it from the environment. */
@@ -52,7 +53,7 @@ export function resetEnvCache(): void {
 export async function useTestDatabase(options: { fromScratch?: boolean } = {}): Promise<TestDatabase> {
   await closeDatabase();
   // This process seals and opens records with the keys the app and the CLI of the test get.
-  Object.assign(process.env, TEST_PERSONAL_DATA_KEYS);
+  Object.assign(process.env, TEST_PERSONAL_DATA_KEYS, TEST_CONSTANCIA_KEYS);
   const adminUrl = inject('adminDatabaseUrl');
   const testDatabase = adminUrl
     ? await createPostgresDatabase(adminUrl, options.fromScratch ? null : inject('postgresTemplateDatabase'))

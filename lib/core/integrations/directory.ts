@@ -20,6 +20,8 @@ import { peekProcessSlot, processSlot } from '@/lib/platform/runtime/process-sta
 export interface AuthenticatedIntegration extends IntegrationFlags {
   id: number;
   nombre: string;
+  /** Whether its lookups may ask for a constancia (lib/core/constancias). */
+  constanciasEnabled: boolean;
 }
 
 interface CachedToken {
@@ -176,6 +178,11 @@ export class IntegrationDirectory {
     if (!addressAllowed(accepted.allowList, clientAddress)) return { status: 'address_refused', integrationId: accepted.integration.id, address: clientAddress };
     if (this.options.lastUseFlushMs) noteTokenUse(accepted.tokenId, nowMs);
     return { status: 'authenticated', integration: accepted.integration };
+  }
+
+  /** The integration an authenticated lookup named, as this copy holds it (no reload, no token check). */
+  authenticatedByName(nombre: string): AuthenticatedIntegration | undefined {
+    return this.usableCopy()?.get(nombre.toLowerCase())?.integration;
   }
 
   /**
@@ -350,7 +357,7 @@ function toCopy(rows: Integration[], tokens: StoredToken[]): Map<string, CachedI
   const byId = new Map<number, CachedIntegration>();
   for (const row of rows) {
     const flags = Object.fromEntries(FLAG_NAMES.map((flag: FlagName) => [flag, row[flag]])) as IntegrationFlags;
-    byId.set(row.id, { integration: { id: row.id, nombre: row.nombre, ...flags }, tokens: [], allowList: compileAllowList(row.allowedNetworks ?? []), active: row.active });
+    byId.set(row.id, { integration: { id: row.id, nombre: row.nombre, constanciasEnabled: row.constanciasEnabled, ...flags }, tokens: [], allowList: compileAllowList(row.allowedNetworks ?? []), active: row.active });
   }
   for (const token of tokens) {
     const hash = Buffer.from(token.tokenHash, 'hex');

@@ -25,7 +25,7 @@ interface SealedTable {
   columns: SealedColumn[];
 }
 
-export type SealedTableName = 'bulk_job_items' | 'watch_list_entries' | 'watch_list_changes' | 'integrations' | 'integration_identity_providers';
+export type SealedTableName = 'bulk_job_items' | 'watch_list_entries' | 'watch_list_changes' | 'integrations' | 'integration_identity_providers' | 'constancias';
 
 export const SEALED_TABLES: readonly SealedTable[] = [
   {
@@ -78,6 +78,12 @@ export const SEALED_TABLES: readonly SealedTable[] = [
     key: [{ name: 'integration_id', type: 'integer' }],
     columns: [{ name: 'client_secret_sealed', purpose: 'identity_provider_client_secret' }],
   },
+  {
+    // Constancias de consulta (lib/core/constancias): the signed receipt, kept as long as the records.
+    name: 'constancias',
+    key: [{ name: 'id', type: 'text' }],
+    columns: [{ name: 'receipt_sealed', purpose: 'constancia' }],
+  },
 ];
 
 /** Rows rewritten per table. */
@@ -104,7 +110,7 @@ const ident = (name: string): SQL => sql.raw(`"${name}"`);
  * runner that answered an item meanwhile (both under the current key), keeps its value.
  */
 export async function resealSealedTables(options: SealedTablesOptions, keys: PersonalDataKeyring = personalDataKeys()): Promise<SealedTablesResealed> {
-  const resealed: SealedTablesResealed = { bulk_job_items: 0, watch_list_entries: 0, watch_list_changes: 0, integrations: 0, integration_identity_providers: 0 };
+  const resealed: SealedTablesResealed = { bulk_job_items: 0, watch_list_entries: 0, watch_list_changes: 0, integrations: 0, integration_identity_providers: 0, constancias: 0 };
   for (const table of SEALED_TABLES) resealed[table.name] = await resealTable(table, options, keys);
   return resealed;
 }

@@ -47,7 +47,7 @@ export interface ResealResult extends ResealProgress {
   tables: SealedTablesResealed;
 }
 
-const NO_TABLES: SealedTablesResealed = { bulk_job_items: 0, watch_list_entries: 0, watch_list_changes: 0, integrations: 0, integration_identity_providers: 0 };
+const NO_TABLES: SealedTablesResealed = { bulk_job_items: 0, watch_list_entries: 0, watch_list_changes: 0, integrations: 0, integration_identity_providers: 0, constancias: 0 };
 
 type StoredRecord = {
   id: string | number;

@@ -11,7 +11,7 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 /** What a sealed value is for: bound to it as GCM's additional data, so a NIT cannot be passed off as a CUI. */
-export type SealedPurpose = 'nit' | 'cui' | 'idempotent_request' | 'idempotent_answer' | 'webhook_secret' | 'identifier_search' | 'identifier_link' | 'bulk_identifier' | 'bulk_result' | 'watch_identifier' | 'watch_snapshot' | 'identity_provider_refresh_token' | 'identity_provider_client_secret' | 'identity_provider_sign_in';
+export type SealedPurpose = 'nit' | 'cui' | 'idempotent_request' | 'idempotent_answer' | 'webhook_secret' | 'identifier_search' | 'identifier_link' | 'bulk_identifier' | 'bulk_result' | 'watch_identifier' | 'watch_snapshot' | 'identity_provider_refresh_token' | 'identity_provider_client_secret' | 'identity_provider_sign_in' | 'constancia';
 
 export function isSealed(value: string): boolean {
   return SEALED.test(value);

@@ -59,6 +59,7 @@ export async function claimItems(holder: string, limit: number, leaseSeconds: nu
     integration_id: number;
     nombre: string;
     active: boolean;
+    constancias_enabled: boolean;
   } & Record<FlagColumn, boolean>>(sql`
     with candidates as (
       select i.job_id, i.position
@@ -74,7 +75,7 @@ export async function claimItems(holder: string, limit: number, leaseSeconds: nu
            lease_until = now() + make_interval(secs => ${leaseSeconds}::integer)
       from candidates c, bulk_jobs j, integrations g
      where i.job_id = c.job_id and i.position = c.position and j.id = i.job_id and g.id = j.integration_id
-    returning i.job_id, i.position, i.identifier_sealed, i.lease_token, j.catalog, j.integration_id, g.nombre, g.active,
+    returning i.job_id, i.position, i.identifier_sealed, i.lease_token, j.catalog, j.integration_id, g.nombre, g.active, g.constancias_enabled,
               ${FLAG_COLUMNS_RETURNED}`);
   return rows.map((row) => ({
     jobId: Number(row.job_id),
@@ -87,6 +88,7 @@ export async function claimItems(holder: string, limit: number, leaseSeconds: nu
       ? {
           id: Number(row.integration_id),
           nombre: row.nombre,
+          constanciasEnabled: row.constancias_enabled,
           ...flagsOfRow(row),
         }
       : null,

@@ -259,6 +259,11 @@ export async function setPurpose(actor: Actor, idOrName: string | number, purpos
   return changeIntegration(actor, idOrName, 'integration.set_purpose', () => ({ purpose: parsed.data }));
 }
 
+/** Whether the integration's lookups may ask for a constancia de consulta (docs/constancias.md). */
+export function setConstancias(actor: Actor, idOrName: string | number, enabled: boolean) {
+  return changeIntegration(actor, idOrName, 'integration.set_constancias', () => ({ constanciasEnabled: enabled }));
+}
+
 export function setActive(actor: Actor, idOrName: string | number, active: boolean) {
   return changeIntegration(actor, idOrName, active ? 'integration.reactivate' : 'integration.deactivate', () => ({ active }));
 }

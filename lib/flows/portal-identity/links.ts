@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { env } from '@/lib/platform/settings/env';
+import { configuredOrigin } from '@/lib/platform/http/base-url';
 
 // The codes of the portal's single-use links (an invitation, a password reset): 256 random bits,
 // in the link only; the database keeps their SHA-256 (a random code needs no slow hash), so a copy
@@ -33,14 +33,7 @@ export function isLinkCode(value: unknown): value is string {
  * (docs/operations.md).
  */
 export function portalLink(path: string, code: string): string {
-  const base = env().NEXTAUTH_URL ?? listeningAddress();
-  const url = new URL(path, base);
+  const url = new URL(path, configuredOrigin());
   url.searchParams.set(LINK_CODE_PARAM, code);
   return url.toString();
-}
-
-function listeningAddress(): string {
-  const host = process.env.HOST;
-  const name = !host || host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
-  return `http://${name}:${process.env.PORT ?? 3000}`;
 }

@@ -12,6 +12,7 @@ import { catalogPathName, LOOKUP_CATALOGUE } from '@/lib/vocabulary/lookups';
 import { CATALOG_REQUEST_MESSAGES } from './catalog-responses';
 import { REGISTRY_FAILED_MESSAGE, REGISTRY_REQUEST_MESSAGES } from './registry-responses';
 import { SUCCESS_EXAMPLES, type LookupPath } from './success-examples';
+import { CONSTANCIA_PARAMETER, withConstanciaHeaders } from './constancia-openapi';
 import {
   catalogError,
   examples,
@@ -148,8 +149,9 @@ function registryOperation(lookup: RegistryLookup): JsonObject {
       `Requiere la bandera ${lookup.flag}. Límite propio: ${lookup.perMinute} por minuto por integración, más el global de 100 cada 15 minutos por IP. No se cobra. Toda consulta que llega al registro queda registrada.`,
       lookup.statusNote,
     ].join('\n\n'),
+    parameters: [CONSTANCIA_PARAMETER],
     requestBody: { required: true, content: { 'application/json': { schema: ref(lookup.request), example: SUCCESS_EXAMPLES[path].request } } },
-    responses: withRequestId({
+    responses: withConstanciaHeaders(withRequestId({
       '200': {
         description: answered.description,
         content: {
@@ -177,7 +179,7 @@ function registryOperation(lookup: RegistryLookup): JsonObject {
         },
       },
       '500': registryError('Falla al consultar el registro. El texto no está definido: no lo use como condición.', { registryFailed: REGISTRY_FAILED_MESSAGE }),
-    }),
+    })),
   };
 }
 
@@ -199,12 +201,12 @@ function catalogOperation(lookup: CatalogLookup): JsonObject {
       readsDateOfBirth ? 'date_of_birth se reenvía tal como llega cuando la fuente no tiene copia del registro.' : 'Esta consulta ignora date_of_birth.',
       'Reintentos seguros: envíe la cabecera opcional Idempotency-Key y repita la solicitud con la misma clave y el mismo cuerpo si no recibió respuesta (por ejemplo, su cliente cortó antes de los 30 segundos). En 24 horas la consulta se cobra y llega a la fuente una sola vez; las repeticiones reciben la misma respuesta con Idempotency-Replayed: true.',
     ].join('\n\n'),
-    parameters: [IDEMPOTENCY_KEY_PARAMETER],
+    parameters: [IDEMPOTENCY_KEY_PARAMETER, CONSTANCIA_PARAMETER],
     requestBody: {
       required: true,
       content: { 'application/json': { schema: ref(lookup.request), example: SUCCESS_EXAMPLES[path].request } },
     },
-    responses: withReplayHeader(withRequestId({
+    responses: withConstanciaHeaders(withReplayHeader(withRequestId({
       '200': {
         description: 'El registro. Todos los campos están presentes; null significa que la fuente no lo reportó.',
         content: { 'application/json': { schema: ref(lookup.success), example: SUCCESS_EXAMPLES[path].response } },
@@ -234,6 +236,6 @@ function catalogOperation(lookup: CatalogLookup): JsonObject {
       },
       '500': catalogError('Falla no controlada; el texto varía y no debe usarse como condición.', pick(CATALOG_MESSAGES, 'unhandled')),
       '502': catalogError('La fuente no respondió, falló o pasó el techo de 30 segundos (también cuando una solicitud anterior con la misma Idempotency-Key sigue en curso después de 30 segundos). No se resolvió ni se cobró: es seguro reintentar con espera exponencial.', pick(CATALOG_MESSAGES, 'sourceUnavailable')),
-    }), ['200', '400', '404']),
+    }), ['200', '400', '404'])),
   };
 }

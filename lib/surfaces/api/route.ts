@@ -24,6 +24,7 @@ import { countRefusal } from '@/lib/core/rollups/refusals';
 import { traceUnserved } from '@/lib/core/request-traces/buffer';
 import { answerResponse, jsonAnswer, type LookupAnswer } from './responses';
 import { registerDirectLookup } from './direct-lookups';
+import { asksForConstancia, CONSTANCIA_REQUEST_HEADER, withConstancia } from './constancia-answer';
 
 /** nginx's status for a request whose client closed the connection first; never sent (nobody is left to read it). */
 const CLIENT_ABORTED_STATUS = 499;
@@ -149,9 +150,11 @@ export function lookupRoute(lookup: LookupKind, run: (context: LookupContext) =>
     return runWithRequestContext({ logBindings: { requestId, path: LOOKUP_PATHS[lookup] }, lookupTrace: trace }, async () => {
       let answer: LookupAnswer;
       let bodyTooLarge = false;
+      let requestBody: unknown = null;
       const readBody = async () => {
         const read = await request.readJsonBody(settings.MAX_BODY_BYTES);
         if (!read.ok && read.problem === 'too_large') bodyTooLarge = true;
+        if (read.ok) requestBody = read.value;
         return read;
       };
       try {
@@ -162,6 +165,9 @@ export function lookupRoute(lookup: LookupKind, run: (context: LookupContext) =>
           requestId,
           idempotencyKey: request.header(IDEMPOTENCY_KEY_HEADER),
         });
+        if (asksForConstancia(request.header(CONSTANCIA_REQUEST_HEADER))) {
+          answer = await withConstancia(answer, { lookup, requestId, integration: trace.integration, requestBody });
+        }
       } catch (error) {
         if (error instanceof ClientAbortedError) {
           // The client hung up before its request was complete: nothing ran past the body (no

@@ -48,6 +48,7 @@ describe('links into an integration open the section they are about', () => {
     expect(sections).toEqual({
       'integration.create': 'resumen',
       'integration.set_flags': 'resumen',
+      'integration.set_constancias': 'resumen',
       'integration.set_tariff': 'saldo',
       'integration.set_low_balance_alert': 'saldo',
       'integration.set_allowed_networks': 'credenciales',

@@ -30,6 +30,7 @@ import { watchListPaths } from '@/lib/surfaces/api/watch-list-openapi';
 import { accountPaths } from '@/lib/surfaces/api/account-openapi';
 import { statusPaths } from '@/lib/surfaces/api/status-openapi';
 import { recordPaths } from '@/lib/surfaces/api/records-openapi';
+import { constanciaPaths } from '@/lib/surfaces/api/constancia-openapi';
 
 function componentSchemas(): Record<string, JsonObject> {
   // Make sure every schema is registered before the registry is converted.
@@ -87,6 +88,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
       { name: 'vigilancias', description: 'Listas de NIT guardadas que se consultan cada mes o cada semana, avisando solo lo que cambió.' },
       { name: 'cuenta', description: 'Su cuenta: saldo, tarifa, límites, gasto del mes y movimientos del saldo, como los muestra el portal.' },
       { name: 'estado', description: 'El estado público de las fuentes, sin credenciales.' },
+      { name: 'constancias', description: 'Constancias de consulta: la respuesta del registro firmada, verificable sin la pasarela, y su registro público.' },
       { name: 'historial', description: 'Las consultas registradas de su integración y lo que pasó con cada solicitud, por su x-request-id, como en el portal.' },
     ],
     paths: {
@@ -96,6 +98,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenApiDocument {
       ...accountPaths(),
       ...statusPaths(),
       ...recordPaths(),
+      ...constanciaPaths(),
     },
     components: {
       schemas: componentSchemas(),

@@ -1,0 +1,26 @@
+#!/usr/bin/env python3
+# Verifica una constancia de consulta sin la pasarela: python3 verificar.py constancia.jws jwks.json
+# (jwks.json es lo que publica https://<pasarela>/.well-known/jwks.json; pip install cryptography).
+import base64, json, sys
+from datetime import datetime
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+def b64(text): return base64.urlsafe_b64decode(text + '=' * (-len(text) % 4))
+def instant(text): return datetime.fromisoformat(text.replace('Z', '+00:00'))
+
+jws = open(sys.argv[1], encoding='utf-8').read().strip()
+keys = json.load(open(sys.argv[2], encoding='utf-8'))['keys']
+try:
+    header_b64, payload_b64, signature_b64 = jws.split('.')
+    header = json.loads(b64(header_b64))
+    key = next((k for k in keys if k['kid'] == header.get('kid')), None)
+    if header.get('alg') != 'EdDSA' or key is None: raise ValueError('clave desconocida')
+    Ed25519PublicKey.from_public_bytes(b64(key['x'])).verify(b64(signature_b64), f'{header_b64}.{payload_b64}'.encode())
+    constancia = json.loads(b64(payload_b64))
+    at = instant(constancia['emitidaEn'])
+    if at < instant(key['firmaDesde']) or (key.get('firmaHasta') and at >= instant(key['firmaHasta'])): raise ValueError('firmada fuera de la vigencia de su clave')
+    print(f"VÁLIDA: {constancia['solicitud']['consulta']} respondió {constancia['respuesta']['estado']} el {constancia['emitidaEn']} (constancia {constancia['id']})")
+except (InvalidSignature, ValueError, KeyError) as error:
+    print(f'NO VÁLIDA: {error or "firma inválida"}')
+    sys.exit(1)

@@ -1,0 +1,225 @@
+// Constancias de consulta (issue 68): a receipt of each of the five lookups verifies offline with
+// `jose` and the published keys alone, and fails with any byte of it changed; after a key rotation
+// old receipts still verify and new ones name the new key; the log's inclusion and consistency
+// proofs verify against its signed heads; a stored leaf rewritten is caught by the next head's
+// check; an index no receipt was written for becomes a hole, and a late receipt loses to it.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { sql } from 'drizzle-orm';
+import { compactVerify, createLocalJWKSet, decodeProtectedHeader } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { database } from '@/db/client';
+import { LOOKUP_KINDS } from '@/db/schema';
+import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
+import { TEST_CONSTANCIA_KEY, TEST_CONSTANCIA_NEXT_KEY } from '@/tests/support/constancia-keys';
+import { resetEnvCache, useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
+import { leafHash, verifyConsistency, verifyInclusion } from '@/lib/platform/transparency/merkle';
+import { setProcessSlot } from '@/lib/platform/runtime/process-state';
+import { issueConstancia, type AnsweredLookup } from './issue';
+import { publishedConstanciaKeys } from './keys';
+import { consistencyProofOf, headOfSize, HOLE_AFTER_MS, inclusionProofOf, latestHead, sequenceLog } from './log';
+import { constanciaOfIntegration, verifyConstancia } from './read';
+import { timestampLatestHead } from './timestamp';
+import { startSimulator } from '@/simulator/server';
+import { httpTimeStampAuthority } from '@/lib/providers/timestamping/http-authority';
+
+let testDatabase: TestDatabase;
+let integration: TestIntegration;
+
+beforeAll(async () => {
+  testDatabase = await useTestDatabase();
+  integration = await createTestIntegration('constancias');
+});
+
+afterAll(async () => {
+  await testDatabase?.cleanup();
+});
+
+function answered(lookup: (typeof LOOKUP_KINDS)[number], requestId: string): AnsweredLookup {
+  return {
+    integrationId: integration.id,
+    integrationLogin: integration.nombre,
+    lookup,
+    requestId,
+    requestBody: lookup === 'renap' ? { cui: '1587564440904' } : { nit: '576937K' },
+    status: 200,
+    responseBody: JSON.stringify({ data: { nit: '576937K', nombre: 'EMPRESA DE PRUEBA', fechaConsulta: '2026-11-29T10:00:00Z' } }),
+  };
+}
+
+async function keySet() {
+  return createLocalJWKSet({ keys: await publishedConstanciaKeys() });
+}
+
+async function receiptOf(id: string): Promise<string> {
+  const stored = await constanciaOfIntegration(integration.id, id);
+  return stored!.receipt!;
+}
+
+/** `text` with one character changed at `at` (to another of the base64url alphabet). */
+function flipped(text: string, at: number): string {
+  const swap = text[at] === 'A' ? 'B' : 'A';
+  return `${text.slice(0, at)}${swap}${text.slice(at + 1)}`;
+}
+
+describe('a receipt of each lookup', () => {
+  it('verifies offline with jose and the published keys, and says what was asked and answered', async () => {
+    const keys = await keySet();
+    for (const [n, lookup] of LOOKUP_KINDS.entries()) {
+      const issued = await issueConstancia(answered(lookup, `req_constancia_${n}`));
+      const receipt = await receiptOf(issued.id);
+      const { payload, protectedHeader } = await compactVerify(receipt, keys);
+      const body = JSON.parse(new TextDecoder().decode(payload));
+      expect(protectedHeader).toMatchObject({ alg: 'EdDSA', kid: TEST_CONSTANCIA_KEY.kid, typ: 'constancia-de-consulta' });
+      expect(body).toMatchObject({
+        tipo: 'constancia-de-consulta',
+        id: issued.id,
+        solicitud: { requestId: `req_constancia_${n}`, integracion: integration.nombre },
+        respuesta: { estado: 200, cuerpo: { data: { nombre: 'EMPRESA DE PRUEBA' } } },
+        fuente: { fechaConsulta: '2026-11-29T10:00:00Z' },
+        clave: TEST_CONSTANCIA_KEY.kid,
+        registro: { indice: issued.leafIndex },
+      });
+      expect(issued.url).toMatch(new RegExp(`/api/constancias/${issued.id}$`));
+    }
+  });
+
+  it('fails verification with any byte of its payload or signature changed', async () => {
+    const keys = await keySet();
+    const issued = await issueConstancia(answered('rtu', 'req_constancia_flip'));
+    const receipt = await receiptOf(issued.id);
+    const [header, payload, signature] = receipt.split('.') as [string, string, string];
+    const positions = [header.length + 1 + 5, header.length + 1 + Math.floor(payload.length / 2), header.length + payload.length + 2 + 3, receipt.length - 10];
+    for (const at of positions) {
+      await expect(compactVerify(flipped(receipt, at), keys)).rejects.toThrow();
+      expect((await verifyConstancia(flipped(receipt, at))).valid).toBe(false);
+    }
+    expect(signature.length).toBeGreaterThan(80);
+    expect((await verifyConstancia(receipt)).valid).toBe(true);
+  });
+});
+
+describe('the log', () => {
+  it('proves each receipt in a signed head, and each head consistent with the one before', async () => {
+    const first = await sequenceLog();
+    expect(first.kind).toBe('signed');
+    const firstHead = (await latestHead())!;
+    const more = await issueConstancia(answered('omisos', 'req_constancia_more'));
+    const second = await sequenceLog();
+    expect(second).toMatchObject({ kind: 'signed', appended: 1 });
+    const secondHead = (await latestHead())!;
+    expect(secondHead.treeSize).toBe(firstHead.treeSize + 1);
+
+    const receipt = await receiptOf(more.id);
+    const proof = await inclusionProofOf(more.leafIndex, secondHead.treeSize);
+    const hash = leafHash(new TextEncoder().encode(receipt));
+    const root = Buffer.from(secondHead.rootHash, 'hex');
+    expect(verifyInclusion({ leafHash: hash, index: more.leafIndex, size: secondHead.treeSize, proof: proof.map((node) => Buffer.from(node, 'hex')), root })).toBe(true);
+    expect(proof.length).toBeLessThanOrEqual(Math.ceil(Math.log2(secondHead.treeSize)));
+
+    const consistency = (await consistencyProofOf(firstHead.treeSize, secondHead.treeSize)).map((node) => Buffer.from(node, 'hex'));
+    const oldRoot = Buffer.from(firstHead.rootHash, 'hex');
+    expect(verifyConsistency({ oldSize: firstHead.treeSize, newSize: secondHead.treeSize, proof: consistency, oldRoot, newRoot: root })).toBe(true);
+
+    // The heads are signed statements too, by the same published keys.
+    const { payload } = await compactVerify(secondHead.signedHead, await keySet());
+    expect(JSON.parse(new TextDecoder().decode(payload))).toMatchObject({ tipo: 'cabeza-de-registro', tamano: secondHead.treeSize, raizSha256: secondHead.rootHash });
+    expect(await verifyConstancia(receipt)).toMatchObject({ valid: true, inLog: 'included' });
+  });
+
+  it('fills an index whose receipt was never written with a hole, and the late receipt loses to it', async () => {
+    const handle = await database();
+    // An instance took an index and died before writing its receipt.
+    const [taken] = await handle.rows<{ leaf_index: string }>(sql`select nextval('constancia_leaf_index') as leaf_index`);
+    const lost = Number(taken!.leaf_index);
+    const after = await issueConstancia(answered('cui_nit', 'req_constancia_after_hole'));
+    // Not yet: the hole waits HOLE_AFTER_MS after the later receipt.
+    expect(await sequenceLog()).toMatchObject({ kind: 'unchanged' });
+    const later = new Date(Date.now() + HOLE_AFTER_MS + 1_000);
+    const run = await sequenceLog(later);
+    expect(run).toMatchObject({ kind: 'signed', holes: 1, appended: 2 });
+    expect((await headOfSize(after.leafIndex + 1))?.treeSize).toBe(after.leafIndex + 1);
+    const [hole] = await handle.rows<{ hole: boolean }>(sql`select hole from constancia_log_leaves where leaf_index = ${lost}`);
+    expect(hole?.hole).toBe(true);
+  });
+
+  it('catches a stored leaf rewritten since the last head: no new head is signed', async () => {
+    const handle = await database();
+    await issueConstancia(answered('renap', 'req_constancia_before_tamper'));
+    expect((await sequenceLog()).kind).toBe('signed');
+    const head = (await latestHead())!;
+    const [victim] = await handle.rows<{ leaf_index: string; leaf_hash: string }>(sql`select leaf_index, leaf_hash from constancia_log_leaves where leaf_index = 1`);
+    await handle.rows(sql`update constancia_log_leaves set leaf_hash = ${'00'.repeat(32)} where leaf_index = 1`);
+    await issueConstancia(answered('renap', 'req_constancia_after_tamper'));
+    const run = await sequenceLog();
+    expect(run).toMatchObject({ kind: 'tampered', treeSize: head.treeSize });
+    expect((await latestHead())!.treeSize).toBe(head.treeSize);
+    // Put back, the log is as signed and goes on.
+    await handle.rows(sql`update constancia_log_leaves set leaf_hash = ${victim!.leaf_hash} where leaf_index = 1`);
+    expect((await sequenceLog()).kind).toBe('signed');
+  });
+});
+
+describe('a key rotation', () => {
+  it('signs new receipts with the new key while the old ones keep verifying', async () => {
+    const before = await issueConstancia(answered('rtu', 'req_constancia_before_rotation'));
+    const oldReceipt = await receiptOf(before.id);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const handover = new Date().toISOString();
+    // The operator publishes the next key, then the old one stops signing at the handover.
+    process.env.CONSTANCIA_SIGNING_KEYS = JSON.stringify([
+      { ...TEST_CONSTANCIA_KEY, firmaHasta: handover },
+      { ...TEST_CONSTANCIA_NEXT_KEY, firmaDesde: handover },
+    ]);
+    resetEnvCache();
+    setProcessSlot('constanciaKeys', undefined);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const after = await issueConstancia(answered('rtu', 'req_constancia_after_rotation'));
+    const newReceipt = await receiptOf(after.id);
+    expect(decodeProtectedHeader(newReceipt).kid).toBe(TEST_CONSTANCIA_NEXT_KEY.kid);
+    const keys = await keySet();
+    await expect(compactVerify(oldReceipt, keys)).resolves.toBeDefined();
+    await expect(compactVerify(newReceipt, keys)).resolves.toBeDefined();
+    expect(await verifyConstancia(oldReceipt)).toMatchObject({ valid: true });
+    expect(await verifyConstancia(newReceipt)).toMatchObject({ valid: true });
+
+    // The old key leaves the configuration: it is still published, because it signed.
+    process.env.CONSTANCIA_SIGNING_KEYS = JSON.stringify([{ ...TEST_CONSTANCIA_NEXT_KEY, firmaDesde: handover }]);
+    resetEnvCache();
+    setProcessSlot('constanciaKeys', undefined);
+    expect((await publishedConstanciaKeys()).map((key) => key.kid)).toEqual([TEST_CONSTANCIA_NEXT_KEY.kid, TEST_CONSTANCIA_KEY.kid]);
+    expect((await verifyConstancia(oldReceipt)).valid).toBe(true);
+  });
+});
+
+describe("the daily head's time stamp", () => {
+  it('is an RFC 3161 reply over the signed head that openssl verifies on its own', async () => {
+    const simulator = await startSimulator({ port: 0 });
+    const scratch = await mkdtemp(path.join(tmpdir(), 'constancia-tsa-'));
+    try {
+      const authority = httpTimeStampAuthority({ url: `${simulator.url}/tsa`, trustedCertificatePem: simulator.tsa.certificatePem, timeoutMs: 5_000 });
+      await issueConstancia(answered('omisos', 'req_constancia_stamped'));
+      expect((await sequenceLog()).kind).toBe('signed');
+      const run = await timestampLatestHead(authority);
+      expect(run.kind).toBe('stamped');
+      // Once a day: asked again at once, it is not due.
+      expect((await timestampLatestHead(authority)).kind).toBe('not_due');
+      const head = (await latestHead())!;
+      const files = { head: path.join(scratch, 'head.jws'), reply: path.join(scratch, 'head.tsr'), certificate: path.join(scratch, 'tsa.pem') };
+      await writeFile(files.head, head.signedHead);
+      await writeFile(files.reply, Buffer.from(head.timestampReply!, 'base64'));
+      await writeFile(files.certificate, simulator.tsa.certificatePem);
+      const { stdout } = await promisify(execFile)('openssl', ['ts', '-verify', '-data', files.head, '-in', files.reply, '-CAfile', files.certificate]);
+      expect(stdout).toContain('Verification: OK');
+      // Another head's text does not match the stamp.
+      await writeFile(files.head, `${head.signedHead}x`);
+      await expect(promisify(execFile)('openssl', ['ts', '-verify', '-data', files.head, '-in', files.reply, '-CAfile', files.certificate])).rejects.toThrow();
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+      await simulator.close();
+    }
+  });
+});

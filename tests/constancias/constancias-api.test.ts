@@ -1,0 +1,163 @@
+// Constancias over HTTP, against the built app on PGlite and on PostgreSQL (issue 68): each of the
+// five lookups sent with `x-constancia: true` keeps its body and status and names its receipt in its
+// headers; the receipt, read at that address by its integration only, verifies with `jose` and the
+// keys /.well-known/jwks.json publishes alone; POST /api/constancias/verificar says valid for it and
+// not valid for it tampered; an integration without receipts, a refusal and a request without the
+// header get none, and nothing else changes.
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setConstancias } from '@/lib/flows/integration-management/service';
+import { useTestDatabase, type TestDatabase } from '../support/test-database';
+import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
+import { ALL_ROUTES, createTestIntegration, credentialHeaders, startGateway, TEST_ACTOR, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
+
+let testDb: TestDatabase;
+let gateway: Gateway;
+let withReceipts: TestIntegration;
+let withoutReceipts: TestIntegration;
+let broke: TestIntegration;
+
+beforeAll(async () => {
+  testDb = await useTestDatabase();
+  withReceipts = await createTestIntegration('constancias-si', { tariffCentavos: 100, balanceCentavos: 100_000 });
+  withoutReceipts = await createTestIntegration('constancias-no', { tariffCentavos: 100, balanceCentavos: 100_000 });
+  broke = await createTestIntegration('constancias-sin-saldo', { tariffCentavos: 100, balanceCentavos: 0 });
+  for (const integration of [withReceipts, broke]) expect((await setConstancias(TEST_ACTOR, integration.id, true)).ok).toBe(true);
+  gateway = await startGateway(testDb);
+}, PROCESS_TEST_TIMEOUT_MS);
+
+afterAll(async () => {
+  await gateway?.stop();
+  await testDb?.cleanup();
+});
+
+async function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown; headers: Headers }> {
+  const response = await fetch(path.startsWith('http') ? path : `${gateway.app.baseUrl}${path}`, { headers });
+  return { status: response.status, headers: response.headers, body: await response.json() };
+}
+
+async function verify(constancia: string): Promise<{ valida: boolean; motivo: string | null; constancia: unknown }> {
+  const response = await fetch(`${gateway.app.baseUrl}/api/constancias/verificar`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ constancia }),
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as { valida: boolean; motivo: string | null; constancia: unknown };
+}
+
+describe('a lookup sent with x-constancia: true', () => {
+  it('on each of the five lookups: the same answer, and a receipt that verifies offline with the published keys alone', async () => {
+    const jwks = (await get('/.well-known/jwks.json')).body as JSONWebKeySet;
+    expect(jwks.keys.length).toBeGreaterThan(0);
+    const keys = createLocalJWKSet(jwks);
+    for (const route of ALL_ROUTES) {
+      const json = validRequestBody(route, gateway.sample);
+      const plain = await gateway.call(route, { as: withReceipts, json });
+      const asked = await gateway.call(route, { as: withReceipts, json, headers: { 'x-constancia': 'true' } });
+      expect(asked.status, route).toBe(plain.status);
+      expect(asked.status, route).toBe(200);
+      expect(plain.headers.get('x-constancia-id'), route).toBeNull();
+      const id = asked.headers.get('x-constancia-id');
+      const url = asked.headers.get('x-constancia-url');
+      expect(id, `${route}: ${asked.headers.get('x-constancia-motivo')}`).toMatch(/^[0-9a-f-]{36}$/);
+      expect(url).toBe(`${gateway.app.baseUrl}/api/constancias/${id}`);
+
+      const read = await get(url!, credentialHeaders(withReceipts));
+      expect(read.status).toBe(200);
+      const stored = read.body as { id: string; constancia: string; estado: number; consulta: string; registro: { indice: number } };
+      expect(stored).toMatchObject({ id, estado: 200, consulta: route });
+      const { payload, protectedHeader } = await compactVerify(stored.constancia, keys);
+      expect(protectedHeader.alg).toBe('EdDSA');
+      const receipt = JSON.parse(new TextDecoder().decode(payload));
+      expect(receipt).toMatchObject({
+        id,
+        solicitud: { requestId: asked.requestId, integracion: withReceipts.nombre, consulta: route, cuerpo: json },
+        respuesta: { estado: 200, cuerpo: asked.body },
+        registro: { indice: stored.registro.indice },
+      });
+      // The exact bytes the integrator received, by their hash.
+      expect(receipt.respuesta.cuerpoSha256).toBe(createHash('sha256').update(asked.text).digest('hex'));
+
+      expect(await verify(stored.constancia)).toMatchObject({ valida: true, motivo: null, constancia: receipt });
+      const [header, body, signature] = stored.constancia.split('.') as [string, string, string];
+      const tampered = `${header}.${body.slice(0, 40)}${body[40] === 'A' ? 'B' : 'A'}${body.slice(41)}.${signature}`;
+      await expect(compactVerify(tampered, keys)).rejects.toThrow();
+      expect(await verify(tampered)).toMatchObject({ valida: false });
+    }
+  });
+
+  it('is read by its own integration only: another gets the same 404 as a made-up id', async () => {
+    const asked = await gateway.call(ALL_ROUTES[0], { as: withReceipts, json: validRequestBody(ALL_ROUTES[0], gateway.sample), headers: { 'x-constancia': 'true' } });
+    const url = asked.headers.get('x-constancia-url')!;
+    const other = await get(url, credentialHeaders(withoutReceipts));
+    const madeUp = await get(`/api/constancias/00000000-0000-4000-8000-000000000000`, credentialHeaders(withReceipts));
+    expect(other).toMatchObject({ status: 404 });
+    expect(madeUp).toMatchObject({ status: 404, body: other.body });
+  });
+
+  it('gets none, and says why, where receipts are off, on a refusal and on a replayed Idempotency-Key', async () => {
+    const route = ALL_ROUTES[4];
+    const json = validRequestBody(route, gateway.sample);
+    const off = await gateway.call(route, { as: withoutReceipts, json, headers: { 'x-constancia': 'true' } });
+    expect(off.status).toBe(200);
+    expect(off.headers.get('x-constancia-id')).toBeNull();
+    expect(off.headers.get('x-constancia-motivo')).toBe('no-habilitada');
+
+    const refused = await gateway.call(route, { as: broke, json, headers: { 'x-constancia': 'true' } });
+    expect(refused.status).toBe(402);
+    expect(refused.headers.get('x-constancia-motivo')).toBe('sin-respuesta-del-registro');
+
+    const key = { 'idempotency-key': 'constancia-replay-0001', 'x-constancia': 'true' };
+    const first = await gateway.call(route, { as: withReceipts, json, headers: key });
+    const replay = await gateway.call(route, { as: withReceipts, json, headers: key });
+    expect(first.headers.get('x-constancia-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(replay.text).toBe(first.text);
+    expect(replay.headers.get('x-constancia-motivo')).toBe('repeticion');
+  });
+});
+
+describe('the offline scripts of docs/constancias.md', () => {
+  it('say VÁLIDA for a receipt and NO VÁLIDA for it tampered, in Node (jose) and in Python, from the published keys alone', async () => {
+    const route = ALL_ROUTES[1];
+    const asked = await gateway.call(route, { as: withReceipts, json: validRequestBody(route, gateway.sample), headers: { 'x-constancia': 'true' } });
+    const { constancia } = (await get(asked.headers.get('x-constancia-url')!, credentialHeaders(withReceipts))).body as { constancia: string };
+    const jwks = (await get('/.well-known/jwks.json')).body;
+    const scratch = await mkdtemp(path.join(tmpdir(), 'constancia-scripts-'));
+    const run = promisify(execFile);
+    try {
+      const files = { receipt: path.join(scratch, 'constancia.jws'), tampered: path.join(scratch, 'alterada.jws'), keys: path.join(scratch, 'jwks.json') };
+      const [header, body, signature] = constancia.split('.') as [string, string, string];
+      await writeFile(files.receipt, constancia);
+      await writeFile(files.tampered, `${header}.${body.slice(0, 30)}${body[30] === 'A' ? 'B' : 'A'}${body.slice(31)}.${signature}`);
+      await writeFile(files.keys, JSON.stringify(jwks));
+      for (const command of [['node', 'examples/constancias/verificar.mjs'], ['python3', 'examples/constancias/verificar.py']] as const) {
+        const valid = await run(command[0], [command[1], files.receipt, files.keys]);
+        expect(valid.stdout, command[1]).toContain(`VÁLIDA: ${route} respondió 200`);
+        const refused = await run(command[0], [command[1], files.tampered, files.keys]).then(
+          () => ({ code: 0, stdout: '' }),
+          (error: { code: number; stdout: string }) => error,
+        );
+        expect(refused.code, command[1]).toBe(1);
+        expect(refused.stdout, command[1]).toContain('NO VÁLIDA');
+      }
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the public log', () => {
+  it('publishes no head before the sequencer signs one, and answers its proofs’ bad queries with 400', async () => {
+    const head = await get('/api/constancias/registro');
+    expect([200, 404]).toContain(head.status);
+    expect((await get('/api/constancias/registro/consistencia?desde=0&hasta=x')).status).toBe(400);
+    expect((await get('/api/constancias/registro/inclusion?hoja=zz&tamano=1')).status).toBe(400);
+  });
+});
