@@ -60,11 +60,12 @@ const OUTSIDE_THE_PROXY = (folder: string) => Object.values(LOOKUP_PATHS).includ
 describe('routes that write their own headers', () => {
   const folders = routeFolders().filter((folder) => !OUTSIDE_THE_PROXY(folder));
 
-  it('finds the app\'s route handlers, all where the proxy writes no-store (the console, the portal, the API)', () => {
+  it('finds the app\'s route handlers, all where the proxy writes no-store (the console, the portal, the API, the published keys)', () => {
     expect(folders).toContain('portal/(sesion)/recargas/[id]/boleta');
     expect(folders).toContain('api/openapi.json');
+    expect(folders).toContain('.well-known/jwks.json');
     expect(folders.length).toBeGreaterThan(20);
-    for (const folder of folders) expect(folder, folder).toMatch(/^(admin|portal|api)\//);
+    for (const folder of folders) expect(folder, folder).toMatch(/^(admin|portal|api|\.well-known)\//);
   });
 
   it('are each in ROUTES_WITH_OWN_HEADERS with the headers they write, and nothing else is', () => {
@@ -81,6 +82,7 @@ describe('routes that write their own headers', () => {
     expect([...headersTheRouteWrites('/portal/recargas/2147483647/boleta')].sort()).toEqual(['cache-control', 'content-security-policy']);
     expect([...headersTheRouteWrites('/api/estado')]).toEqual(['cache-control']);
     expect([...headersTheRouteWrites('/api/openapi.json')]).toEqual(['cache-control']);
+    expect([...headersTheRouteWrites('/.well-known/jwks.json')]).toEqual(['cache-control']);
     for (const page of ['/admin/recargas', '/portal/recargas', '/admin/recargas/17/boleta/otra', '/admin/recargas/17/18/boleta', '/estado', '/api/openapiXjson', '/portal/estados/3']) {
       expect(headersTheRouteWrites(page).size, page).toBe(0);
     }

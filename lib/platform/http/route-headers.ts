@@ -27,6 +27,10 @@ export const ROUTES_WITH_OWN_HEADERS: Readonly<Record<string, readonly RouteOwnH
   // Public documents any caller may keep for a while.
   'api/estado': ['Cache-Control'],
   'api/openapi.json': ['Cache-Control'],
+  '.well-known/jwks.json': ['Cache-Control'],
+  // A constancia's PDF (lib/flows/constancias/pdf.ts): a download like the invoices'.
+  'portal/(sesion)/consultas/[solicitud]/constancia': ['Content-Security-Policy'],
+  'admin/(console)/registros/[id]/constancia': ['Content-Security-Policy'],
 };
 
 /** A route folder as the addresses it answers: route groups left out, a [segment] any one segment. */
