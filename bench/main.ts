@@ -30,6 +30,9 @@
 // --source-latency-ms N adds N ms to every answer of the simulator (0 by default: the gateway's own
 // cost alone). A real source answers in a few hundred: with it, a job's slots wait on the source
 // instead of the CPU, the case where a second instance's slots add throughput. (--compare keeps 0.)
+// npm run bench -- --constancias [--connections 1,50 --seconds 5 --reps 3]
+//   Each lookup with and without x-constancia: true on the same instance, interleaved A B A B:
+//   p50 and p99 of both and their ratio (issue 68: receipts on within 5 % of receipts off).
 // Prints figures; asserts nothing.
 import fs from 'node:fs';
 import { spawn } from 'node:child_process';
@@ -73,8 +76,10 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '5' },
     // --app-flags='--trace-gc --perf-basic-prof': more node flags for the instance under test.
     'app-flags': { type: 'string', default: '' },
+    constancias: { type: 'boolean', default: false },
   },
 });
+const CONSTANCIAS = values.constancias;
 const SOURCE_LATENCY_MS = Number(values['source-latency-ms']);
 if (!Number.isInteger(SOURCE_LATENCY_MS) || SOURCE_LATENCY_MS < 0) throw new Error('--source-latency-ms takes a whole number of milliseconds, 0 or more');
 const SECONDS = Number(values.seconds);
@@ -166,6 +171,10 @@ async function main(): Promise<void> {
   });
   if (!created.ok) throw new Error(created.error.message);
   await topUp(actor, created.value.integration.id, 10_000_000_000, 'Saldo para el benchmark');
+  if (CONSTANCIAS) {
+    const { setConstancias } = await import('@/lib/flows/integration-management/service');
+    await setConstancias(actor, created.value.integration.id, true);
+  }
   await closeDatabase();
 
   const { startSimulator, samplePopulation, DEFAULT_SIMULATOR_SEED, FAULT_IDENTIFIERS } = await import('../simulator/index');
@@ -238,6 +247,10 @@ async function main(): Promise<void> {
   }
 
   const [app] = apps as [BenchApp];
+  if (CONSTANCIAS) {
+    await constanciasPhase(app, lookups, headers);
+    return;
+  }
   if (SOAK_SECONDS) {
     await soak(app, lookups, headers, appLog!);
     return;
@@ -603,3 +616,54 @@ main()
     for (const cleanup of cleanups.reverse()) await cleanup();
     process.exit(code);
   });
+
+/** Receipts on against receipts off, on the same instance, interleaved so that drift hits both alike. */
+async function constanciasPhase(app: BenchApp, lookups: Record<string, { path: string; body: unknown }>, headers: Record<string, string>): Promise<void> {
+  const asking = { ...headers, 'x-constancia': 'true' };
+  const targetOf = (lookup: { path: string; body: unknown }, withReceipt: boolean): LoadTarget => ({
+    urls: [`${app.baseUrl}${lookup.path}`],
+    headers: withReceipt ? asking : headers,
+    body: JSON.stringify(lookup.body),
+    expectedStatus: 200,
+  });
+  await warmUp(
+    Object.values(lookups).flatMap((lookup) => [targetOf(lookup, false), targetOf(lookup, true)]),
+    Math.max(...CONNECTIONS),
+    WARMUP_SECONDS,
+  );
+  const { database } = await import('@/db/client');
+  const { sql } = await import('drizzle-orm');
+  const receiptsIssued = async () => Number((await (await database()).rows<{ n: string }>(sql`select count(*) as n from constancias`))[0]!.n);
+  const issuedBefore = await receiptsIssued();
+  let askedFor = 0;
+  console.log('receipts off (A) and on (B, x-constancia: true), interleaved A B, the median of --reps each');
+  console.log('lookup     conns  off req/s p50 p99              on req/s p50 p99               on/off p50  p99   CPU ms off on');
+  for (const [name, lookup] of Object.entries(lookups)) {
+    for (const connections of CONNECTIONS) {
+      const runs: Array<{ off: LoadResult; on: LoadResult; offCpu: number; onCpu: number }> = [];
+      for (let rep = 0; rep < REPS; rep++) {
+        const offBefore = cpuTimeMs(app.pid);
+        const off = await runLoad(targetOf(lookup, false), connections, SECONDS * 1000, 1000);
+        const onBefore = cpuTimeMs(app.pid);
+        const on = await runLoad(targetOf(lookup, true), connections, SECONDS * 1000, 1000);
+        askedFor += on.calls;
+        runs.push({ off, on, offCpu: (onBefore - offBefore) / off.calls, onCpu: (cpuTimeMs(app.pid) - onBefore) / on.calls });
+      }
+      const m = (pick: (run: (typeof runs)[number]) => number) => median(runs.map(pick));
+      const cell = (rps: number, p50: number, p99: number) => `${rps.toFixed(0).padStart(6)} ${p50.toFixed(2).padStart(6)} ${p99.toFixed(2).padStart(7)}`;
+      console.log(
+        [
+          name.padEnd(9),
+          String(connections).padStart(5),
+          cell(m((r) => r.off.requestsPerSecond), m((r) => r.off.p50Ms), m((r) => r.off.p99Ms)).padEnd(30),
+          cell(m((r) => r.on.requestsPerSecond), m((r) => r.on.p50Ms), m((r) => r.on.p99Ms)).padEnd(30),
+          `${(m((r) => r.on.p50Ms) / m((r) => r.off.p50Ms)).toFixed(3).padStart(6)} ${(m((r) => r.on.p99Ms) / m((r) => r.off.p99Ms)).toFixed(3).padStart(6)}`,
+          `${m((r) => r.offCpu).toFixed(2).padStart(6)} ${m((r) => r.onCpu).toFixed(2).padStart(5)}`,
+          m((r) => r.off.errors + r.on.errors) ? `  (errors: ${m((r) => r.off.errors)} off, ${m((r) => r.on.errors)} on)` : '',
+        ].join('  '),
+      );
+    }
+  }
+  // The warm-up's receipts count too: at least every measured lookup that asked for one got it.
+  console.log(`receipts written: ${(await receiptsIssued()) - issuedBefore} (${askedFor} measured lookups asked for one)`);
+}
