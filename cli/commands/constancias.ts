@@ -1,25 +1,30 @@
 // Constancias de consulta (docs/constancias.md): which integrations may ask for them, the log's
 // sequencer and check run by hand, and a new signing key for a rotation.
 import { sequenceLog } from '@/lib/core/constancias/log';
-import { setConstancias } from '@/lib/flows/integration-management/service';
+import { setConstanciaRetention, setConstancias, setConstanciasLegalHold } from '@/lib/flows/integration-management/service';
 import { newConfiguredKey } from '@/lib/platform/transparency/signing';
 import { CliError } from '../errors';
-import { integrationByArg, required } from './arguments';
+import { integrationByArg } from './arguments';
 import { CLI_ACTOR, unwrap, type Commands } from './command';
 import { describeIntegration } from './describe';
 
 export const constanciaCommands: Commands = {
   'integrations:constancias': {
     usage: {
-      args: ['<id|nombre> <si|no>'],
-      description: ['permite (o no) que sus consultas pidan constancia (x-constancia: true)'],
+      args: ['<id|nombre> [si|no] [--retencion 5-15] [--retencion-legal si|no]'],
+      description: ['permite (o no) que sus consultas pidan constancia (x-constancia: true), los años que se guardan sus pruebas, y una retención legal que detiene toda depuración'],
     },
-    async run(args) {
+    async run(args, options) {
       const integration = await integrationByArg(args);
-      const answer = required(args, 1, 'si o no').toLowerCase();
-      if (answer !== 'si' && answer !== 'no') throw new CliError('indique si o no');
-      const updated = unwrap(await setConstancias(CLI_ACTOR, integration.id, answer === 'si'));
-      return { data: updated, text: describeIntegration(updated) };
+      let updated = integration;
+      if (args[1] !== undefined) updated = unwrap(await setConstancias(CLI_ACTOR, integration.id, yesOrNo(args[1], 'si o no')));
+      if (options.retencion !== undefined) updated = unwrap(await setConstanciaRetention(CLI_ACTOR, integration.id, Number(options.retencion)));
+      if (options['retencion-legal'] !== undefined) updated = unwrap(await setConstanciasLegalHold(CLI_ACTOR, integration.id, yesOrNo(String(options['retencion-legal']), '--retencion-legal si o no')));
+      if (updated === integration) throw new CliError('indique si o no, --retencion o --retencion-legal');
+      return {
+        data: updated,
+        text: `${describeIntegration(updated)}\nConstancias: ${updated.constanciasEnabled ? 'sí' : 'no'}; pruebas guardadas ${updated.constanciaRetentionYears} años${updated.constanciasLegalHold ? '; bajo retención legal' : ''}.`,
+      };
     },
   },
   'constancias:registro': {
@@ -47,3 +52,10 @@ export const constanciaCommands: Commands = {
     },
   },
 };
+
+function yesOrNo(text: string, what: string): boolean {
+  const answer = text.trim().toLowerCase();
+  if (answer === 'si' || answer === 'sí') return true;
+  if (answer === 'no') return false;
+  throw new CliError(`indique ${what}`);
+}

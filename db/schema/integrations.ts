@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, integer, pgTable, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns';
 import { LOOKUP_KINDS, lookupFlagProperty, LOOKUP_FLAG_COLUMNS, type LookupFlagProperty, type LookupKind } from './lookups';
 
@@ -23,6 +23,10 @@ export const integrations = pgTable(
     tariffCentavos: bigint('tariff_centavos', { mode: 'number' }).notNull().default(0),
     // Whether its lookups may ask for a constancia (x-constancia: true); off until an administrator turns it on.
     constanciasEnabled: boolean('constancias_enabled').notNull().default(false),
+    // How long the proofs of its receipts are kept (docs/constancias.md, "What we keep"): 5 to 15 years,
+    // set by an administrator; a legal hold keeps every receipt and proof until it is lifted.
+    constanciaRetentionYears: smallint('constancia_retention_years').notNull().default(5),
+    constanciasLegalHold: boolean('constancias_legal_hold').notNull().default(false),
     // A cache of the ledger's sum, updated in the same statement as every ledger entry.
     balanceCentavos: bigint('balance_centavos', { mode: 'number' }).notNull().default(0),
     // Administrators are alerted when the balance falls below this (lib/reactions/alerts); null: the
@@ -71,6 +75,7 @@ export const integrations = pgTable(
     uniqueIndex('integrations_nombre_lower_unique').on(sql`lower(${table.nombre})`),
     check('integrations_balance_non_negative', sql`${table.balanceCentavos} >= 0`),
     check('integrations_tariff_non_negative', sql`${table.tariffCentavos} >= 0`),
+    check('integrations_constancia_retention_years', sql`${table.constanciaRetentionYears} between 5 and 15`),
     check('integrations_low_balance_alert_non_negative', sql`${table.lowBalanceAlertCentavos} >= 0`),
     check(
       'integrations_receptor_complete',

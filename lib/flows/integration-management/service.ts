@@ -264,6 +264,17 @@ export function setConstancias(actor: Actor, idOrName: string | number, enabled:
   return changeIntegration(actor, idOrName, 'integration.set_constancias', () => ({ constanciasEnabled: enabled }));
 }
 
+/** How long the proofs of its receipts are kept: 5 to 15 years (docs/constancias.md, "What we keep"). */
+export function setConstanciaRetention(actor: Actor, idOrName: string | number, years: number) {
+  if (!Number.isInteger(years) || years < 5 || years > 15) return Promise.resolve(fail('invalid', 'La retención de las constancias es de 5 a 15 años.'));
+  return changeIntegration(actor, idOrName, 'integration.set_constancia_retention', () => ({ constanciaRetentionYears: years }));
+}
+
+/** A legal hold: while on, no receipt of the integration, nor its text, is purged. */
+export function setConstanciasLegalHold(actor: Actor, idOrName: string | number, hold: boolean) {
+  return changeIntegration(actor, idOrName, 'integration.set_constancias_legal_hold', () => ({ constanciasLegalHold: hold }));
+}
+
 export function setActive(actor: Actor, idOrName: string | number, active: boolean) {
   return changeIntegration(actor, idOrName, active ? 'integration.reactivate' : 'integration.deactivate', () => ({ active }));
 }

@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { sql } from 'drizzle-orm';
+import { purgeExpiredConstancias, type ConstanciaPurge } from '@/lib/core/constancias/retention';
 import { database } from '@/db/client';
 import { recordsCsvStreamFrom } from '@/lib/core/records/csv';
 import { purgeExpiredSearchReferences } from '@/lib/core/personal-data/search-references';
@@ -43,6 +44,8 @@ export interface PurgeResult {
   exportFile?: string;
   /** Alert deliveries deleted, with their attempts. */
   alertDeliveriesPurged: number;
+  /** Constancias whose text, or whose row, went (lib/core/constancias/retention.ts). */
+  constancias: ConstanciaPurge;
 }
 
 /**
@@ -82,7 +85,9 @@ export async function purgeExpiredRecords(options: PurgeOptions = {}): Promise<P
   // A person's NIT-CUI link goes with the last record that could have shown it: its last sighting
   // is moved on at most daily (lib/core/records/write.ts), so a day more than the records.
   await handle.rows(sql`delete from identifier_links where last_seen_at < ${keptFrom.toISOString()}::timestamptz - interval '1 day'`);
-  return { cutoff, keptFrom, purged, monthsDropped, monthsAdded, exportFile, alertDeliveriesPurged };
+  // Constancias: their text with the records, their rows with each integration's proof retention.
+  const constancias = await purgeExpiredConstancias(keptFrom, options.now);
+  return { cutoff, keptFrom, purged, monthsDropped, monthsAdded, exportFile, alertDeliveriesPurged, constancias };
 }
 
 /** Deletes the table's rows created before the cutoff, oldest first, one batch per statement. */

@@ -49,6 +49,8 @@ describe('links into an integration open the section they are about', () => {
       'integration.create': 'resumen',
       'integration.set_flags': 'resumen',
       'integration.set_constancias': 'resumen',
+      'integration.set_constancia_retention': 'resumen',
+      'integration.set_constancias_legal_hold': 'resumen',
       'integration.set_tariff': 'saldo',
       'integration.set_low_balance_alert': 'saldo',
       'integration.set_allowed_networks': 'credenciales',
