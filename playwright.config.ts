@@ -78,6 +78,7 @@ const SPEC_GROUPS = {
       'password-change.spec.ts',
       'two-factor.spec.ts',
       'alerts.spec.ts',
+      'constancias.spec.ts',
     ],
   },
 } as const;

@@ -37,11 +37,11 @@ const ACCOUNT_API = /^\/api\/cuenta(?:\/movimientos|\/facturas(?:\/[^/]+\/(?:xml
 const PAYMENT_WEBHOOKS = /^\/api\/pagos\/[a-z]+$/;
 const SIGN_IN_CALLBACK = /^\/api\/auth\/callback\//;
 /**
- * The public pages: a per-IP limit of their own, and /docs and /estado served from a short cache
+ * The public pages (/verificar too): a per-IP limit of their own, and /docs and /estado served from a short cache
  * (lib/surfaces/public-pages). The reads of the sign-in pages share both (isSignInPage); their forms' posts
  * do not.
  */
-const PUBLIC_PAGES = /^\/(?:docs|estado)?$/;
+const PUBLIC_PAGES = /^\/(?:docs|estado|verificar)?$/;
 const PUBLIC_PAGE_LIMIT_BODY = 'Demasiadas solicitudes desde su dirección. Espere un minuto y vuelva a intentarlo.';
 /** The records list, whose search box also takes a request id (answered by its ./solicitud route). */
 const RECORDS_LIST = '/admin/registros';

@@ -20,6 +20,7 @@ import { FieldsTable } from './schema-view';
 import { TryIt } from './try-it';
 import { WatchListSection, watchListOperations } from './watch-list-section';
 import { HistorySection, historyOperations } from './history-section';
+import { ConstanciasSection } from './constancias-section';
 import { WebhookSection } from './webhook-section';
 import './docs.css';
 
@@ -75,6 +76,9 @@ export default async function DocsPage() {
             </li>
             <li>
               <a href="#historial">Historial</a>
+            </li>
+            <li>
+              <a href="#constancias">Constancias de consulta</a>
             </li>
             <li>
               <a href="#soporte">Soporte e identificador de solicitud</a>
@@ -240,6 +244,7 @@ export default async function DocsPage() {
 
           <AccountSection baseUrl={baseUrl} document={document} accountLimit={env().ACCOUNT_API_PER_MINUTE} />
           <HistorySection baseUrl={baseUrl} document={document} />
+          <ConstanciasSection baseUrl={baseUrl} document={document} />
 
           <WebhookSection settings={webhookDocsSettings()} />
 

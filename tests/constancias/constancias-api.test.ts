@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setConstancias } from '@/lib/flows/integration-management/service';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
+import { qrModulesOf, qrModulesOfPdf } from '../support/pdf-qr';
 import { ALL_ROUTES, createTestIntegration, credentialHeaders, startGateway, TEST_ACTOR, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
 
 let testDb: TestDatabase;
@@ -120,6 +121,34 @@ describe('a lookup sent with x-constancia: true', () => {
     expect(first.headers.get('x-constancia-id')).toMatch(/^[0-9a-f-]{36}$/);
     expect(replay.text).toBe(first.text);
     expect(replay.headers.get('x-constancia-motivo')).toBe('repeticion');
+  });
+});
+
+describe('its PDF and the public page its QR code leads to', () => {
+  it('GET with Accept: application/pdf gives the «Constancia de consulta», whose QR code opens /verificar, which says it is valid', async () => {
+    const route = ALL_ROUTES[2];
+    const asked = await gateway.call(route, { as: withReceipts, json: validRequestBody(route, gateway.sample), headers: { 'x-constancia': 'true' } });
+    const id = asked.headers.get('x-constancia-id')!;
+    const url = asked.headers.get('x-constancia-url')!;
+    const response = await fetch(url, { headers: { ...credentialHeaders(withReceipts), accept: 'application/pdf' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/pdf');
+    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="constancia-${id}.pdf"`);
+    const pdf = Buffer.from(await response.arrayBuffer());
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    const { constancia } = (await get(url, credentialHeaders(withReceipts))).body as { constancia: string };
+    const origin = JSON.parse(Buffer.from(constancia.split('.')[1]!, 'base64url').toString()).emisor.url as string;
+    const address = `${origin}/verificar?constancia=${id}`;
+    expect(qrModulesOfPdf(pdf)).toEqual(qrModulesOf(address));
+
+    // The page at that address (on this app), in Spanish.
+    const page = await fetch(`${gateway.app.baseUrl}/verificar?constancia=${id}`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('Constancia válida');
+    expect(html).toContain(id);
+    const unknown = await (await fetch(`${gateway.app.baseUrl}/verificar?constancia=00000000-0000-4000-8000-000000000000`)).text();
+    expect(unknown).toContain('No encontramos una constancia con ese código');
   });
 });
 

@@ -13,7 +13,8 @@ import { compactVerify, createLocalJWKSet, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
 import { LOOKUP_KINDS } from '@/db/schema';
-import { createTestIntegration, type TestIntegration } from '@/tests/conformance/harness';
+import { createTestIntegration, TEST_ACTOR, type TestIntegration } from '@/tests/conformance/harness';
+import { setConstanciaRetention, setConstanciasLegalHold } from '@/lib/flows/integration-management/service';
 import { TEST_CONSTANCIA_KEY, TEST_CONSTANCIA_NEXT_KEY } from '@/tests/support/constancia-keys';
 import { resetEnvCache, useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { leafHash, verifyConsistency, verifyInclusion } from '@/lib/platform/transparency/merkle';
@@ -23,6 +24,7 @@ import { publishedConstanciaKeys } from './keys';
 import { consistencyProofOf, headOfSize, HOLE_AFTER_MS, inclusionProofOf, latestHead, sequenceLog } from './log';
 import { constanciaOfIntegration, verifyConstancia } from './read';
 import { timestampLatestHead } from './timestamp';
+import { purgeExpiredConstancias } from './retention';
 import { startSimulator } from '@/simulator/server';
 import { httpTimeStampAuthority } from '@/lib/providers/timestamping/http-authority';
 
@@ -221,5 +223,60 @@ describe("the daily head's time stamp", () => {
       await rm(scratch, { recursive: true, force: true });
       await simulator.close();
     }
+  });
+});
+
+describe('what is kept, and for how long', () => {
+  async function aged(requestId: string, years: number): Promise<{ id: string; receipt: string }> {
+    const issued = await issueConstancia(answered('rtu', requestId));
+    const receipt = await receiptOf(issued.id);
+    const handle = await database();
+    await handle.rows(sql`update constancias set issued_at = now() - make_interval(days => ${Math.round(years * 365.25)}) where id = ${issued.id}`);
+    return { id: issued.id, receipt };
+  }
+
+  it('drops a text with the records, a row with the integration’s years, nothing under a legal hold, and leaves a proof of each purge in the audit', async () => {
+    const handle = await database();
+    const recordsKeptFrom = new Date(Date.now() - 2 * 365.25 * 86_400_000);
+    const recent = await aged('req_constancia_kept_recent', 0.5);
+    const pastRecords = await aged('req_constancia_kept_3y', 3);
+    const pastProofs = await aged('req_constancia_kept_6y', 6);
+    expect((await sequenceLog()).kind).toBe('signed');
+
+    const run = await purgeExpiredConstancias(recordsKeptFrom);
+    expect(run).toMatchObject({ textsPurged: 2, proofsPurged: 1 });
+    expect((await constanciaOfIntegration(integration.id, recent.id))?.receipt).toBe(recent.receipt);
+    expect(await constanciaOfIntegration(integration.id, pastRecords.id)).toMatchObject({ receipt: null });
+    expect(await constanciaOfIntegration(integration.id, pastProofs.id)).toBeNull();
+    // Whoever kept the receipt still verifies it: its leaf stays in the log.
+    expect(await verifyConstancia(pastProofs.receipt)).toMatchObject({ valid: true, inLog: 'included' });
+
+    const audit = await handle.rows<{ action: string; after: { constancias: number; sha256: string } | string }>(
+      sql`select action, after from audit_log where action like 'constancia.%' and target_id = ${String(integration.id)} order by id`,
+    );
+    const entries = audit.map((entry) => ({ action: entry.action, after: typeof entry.after === 'string' ? JSON.parse(entry.after) : entry.after }));
+    expect(entries).toEqual([
+      { action: 'constancia.text_purged', after: expect.objectContaining({ constancias: 2, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }) },
+      { action: 'constancia.proof_purged', after: expect.objectContaining({ constancias: 1, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }) },
+    ]);
+    // The audit names no identifier: only counts, leaves and a digest.
+    expect(JSON.stringify(entries)).not.toContain('576937');
+
+    // Under a legal hold, neither goes.
+    expect((await setConstanciasLegalHold(TEST_ACTOR, integration.id, true)).ok).toBe(true);
+    const held = await aged('req_constancia_held_9y', 9);
+    expect(await purgeExpiredConstancias(recordsKeptFrom)).toEqual({ textsPurged: 0, proofsPurged: 0 });
+    expect((await constanciaOfIntegration(integration.id, held.id))?.receipt).toBe(held.receipt);
+    expect((await setConstanciasLegalHold(TEST_ACTOR, integration.id, false)).ok).toBe(true);
+    expect(await purgeExpiredConstancias(recordsKeptFrom)).toEqual({ textsPurged: 1, proofsPurged: 1 });
+  });
+
+  it('keeps the proofs for 5 to 15 years, as an administrator sets', async () => {
+    expect((await setConstanciaRetention(TEST_ACTOR, integration.id, 4)).ok).toBe(false);
+    expect((await setConstanciaRetention(TEST_ACTOR, integration.id, 16)).ok).toBe(false);
+    expect((await setConstanciaRetention(TEST_ACTOR, integration.id, 10)).ok).toBe(true);
+    const kept = await aged('req_constancia_kept_8y', 8);
+    await purgeExpiredConstancias(new Date());
+    expect(await constanciaOfIntegration(integration.id, kept.id)).toMatchObject({ receipt: null });
   });
 });

@@ -46,3 +46,19 @@ export function holeEntry(leafIndex: number): Uint8Array {
 export function statementTime(payload: unknown): string | undefined {
   return typeof payload === 'object' && payload !== null && 'emitidaEn' in payload && typeof payload.emitidaEn === 'string' ? payload.emitidaEn : undefined;
 }
+
+/** The public page that verifies a receipt kept here, by its id (the PDF's QR code). */
+export function verificationAddress(id: string): string {
+  return `${configuredOrigin()}/verificar?constancia=${id}`;
+}
+
+/** Where every key that ever signed is published. */
+export function keysAddress(): string {
+  return `${configuredOrigin()}/.well-known/jwks.json`;
+}
+
+/** What a receipt signs, read from its text without verifying it (a receipt this service holds). */
+export function payloadOf(receipt: string): ConstanciaPayload {
+  const [, payload] = receipt.split('.');
+  return JSON.parse(Buffer.from(payload ?? '', 'base64url').toString('utf8')) as ConstanciaPayload;
+}

@@ -63,6 +63,15 @@ export async function constanciaById(id: string): Promise<StoredConstancia | nul
   return row ? toStored(row) : null;
 }
 
+/** The receipt of a query, by its request id (a query has at most one); `integrationId` limits it to one integration's. */
+export async function constanciaOfRequest(requestId: string, integrationId?: number): Promise<StoredConstancia | null> {
+  const handle = await database();
+  const [row] = await handle.rows<ConstanciaRow>(sql`
+    select id, integration_id, leaf_index, lookup, http_status, issued_at, key_id, receipt_sealed from constancias
+     where request_id = ${requestId} ${integrationId === undefined ? sql`` : sql`and integration_id = ${integrationId}`}`);
+  return row ? toStored(row) : null;
+}
+
 function toStored(row: ConstanciaRow): StoredConstancia {
   return {
     id: row.id,

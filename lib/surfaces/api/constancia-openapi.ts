@@ -57,8 +57,8 @@ export function constanciaPaths(): Paths {
       get: {
         operationId: 'getConstancia',
         tags: ['constancias'],
-        summary: 'Una constancia de consulta de su integración y su lugar en el registro',
-        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+        summary: 'Una constancia de consulta de su integración y su lugar en el registro (o su PDF, con Accept: application/pdf)',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' }, description: 'El de x-constancia-id (x-constancia-url es esta dirección).' }],
         responses: withRequestId({
           '200': {
             description: 'La constancia (null cuando pasó la retención de los registros: su hoja sigue en el registro) y su prueba de inclusión.',
@@ -70,9 +70,11 @@ export function constanciaPaths(): Paths {
                   properties: { id: { type: 'string' }, constancia: { ...jws, type: ['string', 'null'] }, emitidaEn: { type: 'string', format: 'date-time' }, consulta: { type: 'string' }, estado: { type: 'integer' }, clave: { type: 'string' }, registro: standing },
                 },
               },
+              // With Accept: application/pdf: the «Constancia de consulta» for the client file, with its QR code.
+              'application/pdf': { schema: { type: 'string', format: 'binary' } },
             },
           },
-          '404': { description: 'No existe, o es de otra integración.', content: message(CONSTANCIA_MESSAGES.notFound) },
+          '404': { description: 'No existe, es de otra integración, o (el PDF) su texto ya se depuró.', content: message(CONSTANCIA_MESSAGES.notFound) },
           ...limited,
         }),
       },
@@ -116,7 +118,7 @@ export function constanciaPaths(): Paths {
         security: [],
         parameters: [
           { name: 'hoja', in: 'query', required: true, schema: hex, description: 'SHA-256(0x00 ‖ el JWS de la constancia), en hexadecimal.' },
-          { name: 'tamano', in: 'query', required: true, schema: { type: 'integer', minimum: 1 } },
+          { name: 'tamano', in: 'query', required: true, schema: { type: 'integer', minimum: 1 }, description: 'El tamaño de una cabeza firmada (tamano de GET /constancias/registro).' },
         ],
         responses: withRequestId({
           '200': { description: 'La prueba.', content: { 'application/json': { schema: { type: 'object', required: ['indice', 'tamano', 'cabeza', 'prueba'], properties: { indice: { type: 'integer' }, tamano: { type: 'integer' }, cabeza: jws, prueba: proof } } } } },
@@ -133,8 +135,8 @@ export function constanciaPaths(): Paths {
         summary: 'La prueba de que el registro de un tamaño extiende al de otro sin cambiarlo',
         security: [],
         parameters: [
-          { name: 'desde', in: 'query', required: true, schema: { type: 'integer', minimum: 1 } },
-          { name: 'hasta', in: 'query', required: true, schema: { type: 'integer', minimum: 1 } },
+          { name: 'desde', in: 'query', required: true, schema: { type: 'integer', minimum: 1 }, description: 'El tamaño de la cabeza anterior.' },
+          { name: 'hasta', in: 'query', required: true, schema: { type: 'integer', minimum: 1 }, description: 'El tamaño de la cabeza posterior.' },
         ],
         responses: withRequestId({
           '200': {
@@ -153,7 +155,10 @@ export function constanciaPaths(): Paths {
         summary: 'Verifica una constancia: su firma, su clave y su lugar en el registro',
         description: 'Público. Lo mismo que puede hacer usted sin la pasarela con las claves publicadas (docs/constancias.md).',
         security: [],
-        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['constancia'], properties: { constancia: jws } } } } },
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { type: 'object', required: ['constancia'], properties: { constancia: jws } }, example: { constancia: 'eyJhbGciOiJFZERTQSIsImtpZCI6Ii4uLiIsInR5cCI6ImNvbnN0YW5jaWEtZGUtY29uc3VsdGEifQ.eyJ0aXBvIjoiLi4uIn0.firma' } } },
+        },
         responses: withRequestId({
           '200': {
             description: 'El veredicto.',

@@ -1,49 +1,25 @@
 // What the constancias' endpoints answer (docs/constancias.md): a receipt for its integration, the
 // log's signed head and its proofs, the published keys, and the verification anyone may ask for.
 // Hashes and proofs are lower-case hex; a time-stamping authority's reply is base64 DER.
-import { constanciaOfIntegration, logStanding, verifyConstancia, type ConstanciaVerification, type LogStanding, type StoredConstancia } from '@/lib/core/constancias/read';
+import { constanciaOfIntegration, logStanding, type StoredConstancia } from '@/lib/core/constancias/read';
 import { consistencyProofOf, headOfSize, latestHead, latestTimestampedHead, leafIndexOfHash, inclusionProofOf } from '@/lib/core/constancias/log';
 import { publishedConstanciaKeys } from '@/lib/core/constancias/keys';
 import { LOOKUP_PATHS } from '@/lib/vocabulary/lookups';
 import type { PublishedKey } from '@/lib/platform/transparency/signing';
+import type { StandingBody } from '@/lib/presentation/constancia-words';
+import { standingBody } from '@/lib/presentation/constancia-verification';
+
+export { verificationBody } from '@/lib/presentation/constancia-verification';
 
 export const CONSTANCIA_MESSAGES = {
   notFound: 'No encontramos una constancia con ese id.',
+  purged: 'El texto de esa constancia ya se depuró con los registros: su hoja y sus pruebas siguen en el registro público.',
   noHead: 'El registro de constancias todavía no tiene una cabeza firmada.',
   sizes: 'Envíe desde y hasta: tamaños del registro, con desde entre 1 y hasta, y hasta no mayor que la cabeza publicada.',
   leaf: 'Envíe hoja (el SHA-256 de la hoja en hexadecimal, 64 caracteres) y tamano, no mayor que la cabeza publicada.',
   leafNotFound: 'El registro no contiene esa hoja en ese tamaño.',
   verifyBody: 'Envíe un objeto JSON con el campo constancia: el texto de la constancia (JWS compacto).',
 } as const;
-
-export interface StandingBody {
-  indice: number;
-  /** incluida: in the newest signed head (the proof below); pendiente: in the log, not yet in a head. */
-  estado: 'incluida' | 'pendiente';
-  cabeza: string | null;
-  tamano: number | null;
-  prueba: string[] | null;
-  sello: { cabeza: string; tamano: number; prueba: string[]; respuesta: string; selladaEn: string } | null;
-}
-
-function standingBody(standing: LogStanding): StandingBody {
-  return {
-    indice: standing.leafIndex,
-    estado: standing.head ? 'incluida' : 'pendiente',
-    cabeza: standing.head?.signedHead ?? null,
-    tamano: standing.head?.treeSize ?? null,
-    prueba: standing.head?.proof ?? null,
-    sello: standing.timestamp
-      ? {
-          cabeza: standing.timestamp.signedHead,
-          tamano: standing.timestamp.treeSize,
-          prueba: standing.timestamp.proof,
-          respuesta: standing.timestamp.reply,
-          selladaEn: standing.timestamp.at.toISOString(),
-        }
-      : null,
-  };
-}
 
 export interface ConstanciaBody {
   id: string;
@@ -125,30 +101,3 @@ export async function jwksBody(): Promise<{ keys: PublishedKey[] }> {
   return { keys: await publishedConstanciaKeys() };
 }
 
-/** Why a receipt does not verify, as the verification's motivo says it. */
-const PROBLEM_CODES = {
-  malformed: 'mal-formada',
-  unknown_key: 'clave-desconocida',
-  bad_signature: 'firma-invalida',
-  outside_key_window: 'fuera-de-la-vigencia-de-la-clave',
-  not_a_constancia: 'no-es-una-constancia',
-  not_canonical: 'no-canonica',
-  absent: 'fuera-del-registro',
-} as const;
-
-export interface VerificationBody {
-  valida: boolean;
-  motivo: (typeof PROBLEM_CODES)[keyof typeof PROBLEM_CODES] | null;
-  constancia: unknown;
-  clave: { kid: string; firmaDesde: string; firmaHasta: string | null } | null;
-  registro: StandingBody | null;
-}
-
-export async function verificationBody(jws: string): Promise<{ body: VerificationBody; verification: ConstanciaVerification }> {
-  const verification = await verifyConstancia(jws);
-  if (!verification.valid) return { verification, body: { valida: false, motivo: PROBLEM_CODES[verification.problem], constancia: null, clave: null, registro: null } };
-  const key = { kid: verification.key.kid, firmaDesde: verification.key.firmaDesde, firmaHasta: verification.key.firmaHasta };
-  // Signed by us but not in the log at the index it names: nothing a receipt we issued can be.
-  if (verification.inLog === 'absent') return { verification, body: { valida: false, motivo: PROBLEM_CODES.absent, constancia: verification.payload, clave: key, registro: null } };
-  return { verification, body: { valida: true, motivo: null, constancia: verification.payload, clave: key, registro: verification.standing ? standingBody(verification.standing) : null } };
-}

@@ -8,7 +8,7 @@ import { adjustBalance, topUp } from '@/lib/core/billing/ledger';
 import { wordedBalance } from '@/lib/presentation/balance-refusals';
 import { FLAG_NAMES } from '@/lib/core/integrations/flags';
 import { integrationNameSchema } from '@/lib/flows/integration-management/setting-schemas';
-import { createIntegration, rotateToken, setActive, setAllowedNetworks, setFlags, setLowBalanceAlert, setPurpose, setTariff } from '@/lib/flows/integration-management/service';
+import { createIntegration, rotateToken, setActive, setAllowedNetworks, setConstanciaRetention, setConstancias, setConstanciasLegalHold, setFlags, setLowBalanceAlert, setPurpose, setTariff } from '@/lib/flows/integration-management/service';
 import { formatQuetzales } from '@/lib/platform/money';
 import { detailsFormFields } from '@/lib/flows/integration-management/details-form';
 import { parseIntegrationDetails } from '@/lib/flows/integration-management/details-service';
@@ -77,6 +77,36 @@ export const setFlagAction = consoleAction(
   { role: 'admin', schema: z.object({ integrationId: idField, flag: z.enum(FLAG_NAMES as [string, ...string[]]), enabled: booleanField }) },
   async ({ integrationId, flag, enabled }, user) => {
     const result = await setFlags(user.actor, integrationId, { [flag]: enabled });
+    if (result.ok) refreshIntegration(integrationId);
+    return fromResult(result, () => ({ data: { enabled } }));
+  },
+);
+
+/** Whether the integration's lookups may ask for a constancia (x-constancia: true); saved at once and audited. */
+export const setConstanciasAction = consoleAction(
+  { role: 'admin', schema: z.object({ integrationId: idField, enabled: booleanField }) },
+  async ({ integrationId, enabled }, user) => {
+    const result = await setConstancias(user.actor, integrationId, enabled);
+    if (result.ok) refreshIntegration(integrationId);
+    return fromResult(result, () => ({ data: { enabled } }));
+  },
+);
+
+/** How many years the proofs of its receipts are kept (5 to 15). */
+export const setConstanciaRetentionAction = consoleAction(
+  { role: 'admin', schema: z.object({ integrationId: idField, years: z.coerce.number().int().min(5).max(15) }) },
+  async ({ integrationId, years }, user) => {
+    const result = await setConstanciaRetention(user.actor, integrationId, years);
+    if (result.ok) refreshIntegration(integrationId);
+    return fromResult(result, () => ({ data: { enabled: true } }));
+  },
+);
+
+/** A legal hold on its receipts: nothing of them is purged while it is on. */
+export const setConstanciasLegalHoldAction = consoleAction(
+  { role: 'admin', schema: z.object({ integrationId: idField, enabled: booleanField }) },
+  async ({ integrationId, enabled }, user) => {
+    const result = await setConstanciasLegalHold(user.actor, integrationId, enabled);
     if (result.ok) refreshIntegration(integrationId);
     return fromResult(result, () => ({ data: { enabled } }));
   },

@@ -5,6 +5,9 @@ import * as integrations from '@/lib/surfaces/console/integration-actions';
 
 export const createIntegrationAction = integrations.createIntegrationAction;
 export const setFlagAction = integrations.setFlagAction;
+export const setConstanciasAction = integrations.setConstanciasAction;
+export const setConstanciaRetentionAction = integrations.setConstanciaRetentionAction;
+export const setConstanciasLegalHoldAction = integrations.setConstanciasLegalHoldAction;
 export const setTariffAction = integrations.setTariffAction;
 export const setLowBalanceAlertAction = integrations.setLowBalanceAlertAction;
 export const topUpAction = integrations.topUpAction;

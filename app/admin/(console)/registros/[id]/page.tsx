@@ -13,6 +13,8 @@ import { recordListBackQuery, recordView, REPLAY_PARAM } from '@/lib/surfaces/co
 import { isCatalogLookup } from '@/db/schema';
 import { revealRecordIdentifiersAction } from '../actions';
 import { integrationPath } from '@/lib/surfaces/console/integration-sections';
+import { ConstanciaCard } from '@/components/constancias/constancia-card';
+import { consoleConstancia } from '@/lib/surfaces/console/constancias';
 
 const NOT_RECORDED = 'No registrado (consulta anterior a que se guardara este dato)';
 
@@ -76,6 +78,7 @@ export default async function RecordPage({
   const answer = describeAnswer(record);
   const isCatalog = isCatalogLookup(record.lookup);
   const charge = explainCharge(record, ledger, record.lookup);
+  const constancia = await consoleConstancia(record.id, record.requestId);
 
   return (
     <>
@@ -169,6 +172,7 @@ export default async function RecordPage({
             otro caso se libera y el saldo vuelve a ser el de antes.
           </p>
         </section>
+        {constancia && <ConstanciaCard constancia={constancia} reasonHint="Un texto breve o el número de ticket, por ejemplo: Ticket 4821, el integrador pide su constancia." />}
       </div>
     </>
   );

@@ -7,6 +7,8 @@ import { PORTAL_RECORDS_PATH, portalRecordPage } from '@/lib/surfaces/portal/rec
 import { RECORD_READERS } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 import { revealPortalRecordAction } from '../actions';
+import { ConstanciaCard } from '@/components/constancias/constancia-card';
+import { portalConstancia } from '@/lib/surfaces/portal/constancias';
 
 export const metadata: Metadata = { title: 'Consulta' };
 
@@ -25,6 +27,7 @@ export default async function PortalRecordPage({
   const record = await portalRecordPage(user, solicitud, await searchParams);
   if (!record) notFound();
   const { charge } = record;
+  const constancia = await portalConstancia(user, solicitud);
   return (
     <>
       <PageHeader title="Consulta" description={<span className="mono break-anywhere">{record.requestId}</span>} back={{ href: PORTAL_RECORDS_PATH, label: 'Consultas' }} />
@@ -55,6 +58,7 @@ export default async function PortalRecordPage({
             </>
           )}
         </section>
+        {constancia && <ConstanciaCard constancia={constancia} reasonHint="Un texto breve, por ejemplo: expediente del cliente 4821." />}
       </div>
     </>
   );

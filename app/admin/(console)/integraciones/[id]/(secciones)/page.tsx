@@ -7,7 +7,8 @@ import { integrationSummaryView } from '@/lib/surfaces/console/integration-pages
 import type { TokenView } from '@/lib/flows/integration-management/tokens';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { formatQuetzales } from '@/lib/platform/money';
-import { setFlagAction } from '../../actions';
+import { setConstanciaRetentionAction, setConstanciasAction, setConstanciasLegalHoldAction, setFlagAction } from '../../actions';
+import { ConstanciaSettings } from '../constancia-settings';
 import { FlagSwitches } from '../flag-switches';
 import { integrationOrNotFound, sectionTitle } from '../integration';
 
@@ -62,6 +63,16 @@ export default async function IntegrationSummaryPage({ params }: { params: Promi
         <section className="card" aria-labelledby="flags-title">
           <h2 id="flags-title">Consultas habilitadas</h2>
           <FlagSwitches integrationId={integration.id} flags={flags} readOnly={!isAdmin} setFlag={setFlagAction} />
+          <ConstanciaSettings
+            integrationId={integration.id}
+            enabled={integration.constanciasEnabled}
+            retentionYears={integration.constanciaRetentionYears}
+            legalHold={integration.constanciasLegalHold}
+            readOnly={!isAdmin}
+            setConstancias={setConstanciasAction}
+            setRetention={setConstanciaRetentionAction}
+            setLegalHold={setConstanciasLegalHoldAction}
+          />
         </section>
         <CredentialsSummary integrationId={integration.id} tokens={tokens} allowedNetworks={integration.allowedNetworks} />
       </div>
