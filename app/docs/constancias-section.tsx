@@ -39,11 +39,15 @@ export function ConstanciasSection({ baseUrl, document }: { baseUrl: string; doc
       </p>
       <details>
         <summary>Node.js (jose): node verificar.mjs constancia.jws jwks.json</summary>
-        <pre className="mono small">{NODE_VERIFICATION_SCRIPT}</pre>
+        <pre tabIndex={0} role="region" aria-label="Guion de verificación en Node.js">
+          {NODE_VERIFICATION_SCRIPT}
+        </pre>
       </details>
       <details>
         <summary>Python (cryptography): python3 verificar.py constancia.jws jwks.json</summary>
-        <pre className="mono small">{PYTHON_VERIFICATION_SCRIPT}</pre>
+        <pre tabIndex={0} role="region" aria-label="Guion de verificación en Python">
+          {PYTHON_VERIFICATION_SCRIPT}
+        </pre>
       </details>
       {constanciaOperations(document).map((entry) => (
         <OperationSection key={`${entry.method} ${entry.path}`} baseUrl={baseUrl} document={document} entry={entry} exampleId="3f2b8c1e-5d4a-4b6f-9c7e-1a2b3c4d5e6f" idempotencyKey="" />

@@ -213,7 +213,16 @@ export default async function DocsPage() {
                 </p>
                 {operation.parameters?.map((parameter) => (
                   <p key={parameter.name}>
-                    <code>{parameter.name}</code>: {parameter.description} Vea <a href="#idempotencia">Reintentos seguros</a>.
+                    <code>{parameter.name}</code>: {parameter.description}{' '}
+                    {parameter.name === 'Idempotency-Key' ? (
+                      <>
+                        Vea <a href="#idempotencia">Reintentos seguros</a>.
+                      </>
+                    ) : (
+                      <>
+                        Vea <a href="#constancias">Constancias de consulta</a>.
+                      </>
+                    )}
                   </p>
                 ))}
                 <h3>Cuerpo</h3>

@@ -80,7 +80,10 @@ export function OperationSection({
         <>
           <h4>Cuerpo</h4>
           {requestSchema && <FieldsTable schema={requestSchema} />}
-          <pre>{JSON.stringify(request.example, null, 2)}</pre>
+          {/* Focusable: a long example (a receipt's JWS) scrolls, and a keyboard must reach it (axe: scrollable-region-focusable). */}
+          <pre tabIndex={0} role="region" aria-label={`Cuerpo de ejemplo de ${operation.operationId}`}>
+            {JSON.stringify(request.example, null, 2)}
+          </pre>
         </>
       )}
       <h4>Respuestas y errores</h4>
