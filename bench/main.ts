@@ -248,7 +248,7 @@ async function main(): Promise<void> {
 
   const [app] = apps as [BenchApp];
   if (CONSTANCIAS) {
-    await constanciasPhase(app, lookups, headers);
+    await constanciasPhase(app, lookups, headers, profileDirectory);
     return;
   }
   if (SOAK_SECONDS) {
@@ -618,7 +618,9 @@ main()
   });
 
 /** Receipts on against receipts off, on the same instance, interleaved so that drift hits both alike. */
-async function constanciasPhase(app: BenchApp, lookups: Record<string, { path: string; body: unknown }>, headers: Record<string, string>): Promise<void> {
+async function constanciasPhase(app: BenchApp, lookups: Record<string, { path: string; body: unknown }>, headers: Record<string, string>, profileDirectory: string | undefined): Promise<void> {
+  const windows = { off: [] as TimeWindow[], on: [] as TimeWindow[] };
+  const calls = { off: 0, on: 0 };
   const asking = { ...headers, 'x-constancia': 'true' };
   const targetOf = (lookup: { path: string; body: unknown }, withReceipt: boolean): LoadTarget => ({
     urls: [`${app.baseUrl}${lookup.path}`],
@@ -643,9 +645,15 @@ async function constanciasPhase(app: BenchApp, lookups: Record<string, { path: s
       const runs: Array<{ off: LoadResult; on: LoadResult; offCpu: number; onCpu: number }> = [];
       for (let rep = 0; rep < REPS; rep++) {
         const offBefore = cpuTimeMs(app.pid);
+        const offStartedUs = monotonicMicroseconds();
         const off = await runLoad(targetOf(lookup, false), connections, SECONDS * 1000, 1000);
+        windows.off.push({ fromUs: offStartedUs, toUs: monotonicMicroseconds() });
+        calls.off += off.calls;
         const onBefore = cpuTimeMs(app.pid);
+        const onStartedUs = monotonicMicroseconds();
         const on = await runLoad(targetOf(lookup, true), connections, SECONDS * 1000, 1000);
+        windows.on.push({ fromUs: onStartedUs, toUs: monotonicMicroseconds() });
+        calls.on += on.calls;
         askedFor += on.calls;
         runs.push({ off, on, offCpu: (onBefore - offBefore) / off.calls, onCpu: (cpuTimeMs(app.pid) - onBefore) / on.calls });
       }
@@ -666,4 +674,9 @@ async function constanciasPhase(app: BenchApp, lookups: Record<string, { path: s
   }
   // The warm-up's receipts count too: at least every measured lookup that asked for one got it.
   console.log(`receipts written: ${(await receiptsIssued()) - issuedBefore} (${askedFor} measured lookups asked for one)`);
+  if (profileDirectory) {
+    await app.stop();
+    console.log('\nwhat a receipt adds to a lookup (CPU profile, receipts on against off):');
+    printAddedFunctions(selfTimeByFunction(profileDirectory, windows.on), calls.on, selfTimeByFunction(profileDirectory, windows.off), calls.off);
+  }
 }

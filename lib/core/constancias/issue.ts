@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { database } from '@/db/client';
+import { database, type DatabaseHandle } from '@/db/client';
+import { compileStatement } from '@/db/compiled-statement';
 import type { LookupKind } from '@/db/schema';
 import { configuredOrigin } from '@/lib/platform/http/base-url';
 import { env } from '@/lib/platform/settings/env';
@@ -8,7 +9,7 @@ import { leafHash } from '@/lib/platform/transparency/merkle';
 import { seal } from '@/lib/core/sealing/envelope';
 import { issuerSettings } from '@/lib/core/issuer/settings';
 import { LOOKUP_PATHS, LOOKUP_SOURCE } from '@/lib/vocabulary/lookups';
-import { constanciaSigner } from './keys';
+import { constanciaSigner, indexBlock } from './keys';
 import { CONSTANCIA_TYPE, constanciaAddress, logAddress, type ConstanciaPayload } from './payload';
 
 /** What a receipt says of one lookup: who asked what, and what the gateway answered. */
@@ -41,21 +42,70 @@ const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 export async function issueConstancia(answered: AnsweredLookup, now: Date = new Date()): Promise<IssuedConstancia> {
   const handle = await database();
   const signer = await constanciaSigner(now);
-  const [taken] = await handle.rows<{ leaf_index: string | number }>(sql`select nextval('constancia_leaf_index') as leaf_index`);
-  const leafIndex = Number(taken!.leaf_index);
+  const leafIndex = await takeLeafIndex(handle);
   const id = randomUUID();
   const payload = constanciaPayload(answered, { id, leafIndex, keyId: signer.keyId, issuedAt: now });
   const receipt = await signer.sign(payload, CONSTANCIA_TYPE);
   const hash = hex(leafHash(new TextEncoder().encode(receipt)));
-  await handle.rows(sql`
-    with leaf as (
-      insert into constancia_log_leaves (leaf_index, leaf_hash) values (${leafIndex}, ${hash}) returning leaf_index
-    )
-    insert into constancias (id, leaf_index, integration_id, request_id, lookup, http_status, key_id, issued_at, receipt_sealed)
-    select ${id}, leaf.leaf_index, ${answered.integrationId}, ${answered.requestId}, ${answered.lookup}, ${answered.status}, ${signer.keyId}, ${now.toISOString()}::timestamptz, ${seal(receipt, 'constancia')}
-      from leaf`);
+  await handle.compiled(insertReceipt, {
+    leafIndex,
+    hash,
+    id,
+    integrationId: answered.integrationId,
+    requestId: answered.requestId,
+    lookup: answered.lookup,
+    status: answered.status,
+    keyId: signer.keyId,
+    issuedAt: now.toISOString(),
+    sealed: seal(receipt, 'constancia'),
+  });
   return { id, url: constanciaAddress(id), leafIndex };
 }
+
+const placeholder = (name: string) => sql.placeholder(name);
+
+/** The receipt and its leaf in one statement, prepared once per connection like the lookups' own. */
+const insertReceipt = compileStatement(sql`
+    with leaf as (
+      insert into constancia_log_leaves (leaf_index, leaf_hash) values (${placeholder('leafIndex')}::bigint, ${placeholder('hash')}::text) returning leaf_index
+    )
+    insert into constancias (id, leaf_index, integration_id, request_id, lookup, http_status, key_id, issued_at, receipt_sealed)
+    select ${placeholder('id')}::text, leaf.leaf_index, ${placeholder('integrationId')}::integer, ${placeholder('requestId')}::text, ${placeholder('lookup')}::lookup_kind,
+           ${placeholder('status')}::smallint, ${placeholder('keyId')}::text, ${placeholder('issuedAt')}::timestamptz, ${placeholder('sealed')}::text
+      from leaf`);
+
+/** How many indexes an instance takes at once, and how long it may hand them out. */
+const INDEX_BLOCK = 32;
+const INDEX_BLOCK_USABLE_MS = 10_000;
+
+const takeBlock = compileStatement(sql`select nextval('constancia_leaf_index') as leaf_index from generate_series(1, ${INDEX_BLOCK})`);
+
+/**
+ * A leaf index for the next receipt, from a block this instance took with one statement. A block
+ * is used for at most INDEX_BLOCK_USABLE_MS, well under the sequencer's HOLE_AFTER_MS: an index
+ * left unused when its block expires (or its instance stops) becomes a hole, and no index is ever
+ * handed out after the sequencer may have declared it one.
+ */
+async function takeLeafIndex(handle: DatabaseHandle): Promise<number> {
+  const block = indexBlock();
+  const nowMs = Date.now();
+  if (block.indexes.length === 0 || nowMs - block.takenAtMs > INDEX_BLOCK_USABLE_MS) {
+    block.pending ??= handle
+      .compiled<{ leaf_index: string | number }>(takeBlock, {})
+      .then((rows) => {
+        block.indexes = rows.map((row) => Number(row.leaf_index));
+        block.takenAtMs = Date.now();
+      })
+      .finally(() => {
+        block.pending = undefined;
+      });
+    await block.pending;
+  }
+  const index = block.indexes.shift();
+  // Concurrent receipts may empty the block between its refill and this shift: take another.
+  return index ?? takeLeafIndex(handle);
+}
+
 
 function constanciaPayload(answered: AnsweredLookup, receipt: { id: string; leafIndex: number; keyId: string; issuedAt: Date }): ConstanciaPayload {
   const issuer = issuerSettings();

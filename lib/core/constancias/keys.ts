@@ -17,9 +17,22 @@ const DEVELOPMENT_KEYS_FILE = path.join(LOCAL_DATA_DIR, 'constancia-signing-keys
 interface KeyState {
   ring?: Promise<SigningKeyRing>;
   recorded: Set<string>;
+  /** The leaf indexes this instance took and has not handed out yet (lib/core/constancias/issue.ts). */
+  indexBlock: IndexBlock;
 }
 
-const state = () => processSlot<KeyState>('constanciaKeys', () => ({ recorded: new Set() }));
+export interface IndexBlock {
+  indexes: number[];
+  takenAtMs: number;
+  pending?: Promise<void>;
+}
+
+const state = () => processSlot<KeyState>('constanciaKeys', () => ({ recorded: new Set(), indexBlock: { indexes: [], takenAtMs: 0 } }));
+
+/** This process's block of leaf indexes. */
+export function indexBlock(): IndexBlock {
+  return state().indexBlock;
+}
 
 /** This process's key ring, read once from its settings. */
 export function constanciaKeyRing(): Promise<SigningKeyRing> {

@@ -25,6 +25,8 @@ import { HEAD_TYPE, holeEntry, logAddress, type HeadPayload } from './payload';
 export const HOLE_AFTER_MS = 30_000;
 /** The most leaves one run appends; the rest wait for the next. */
 const LEAVES_PER_RUN = 50_000;
+/** The leaves (with their receipts) one page of the sequencer reads. */
+const SEQUENCE_PAGE = 1_000;
 /** The leaves the audit reads at once while it recomputes the log's root. */
 const AUDIT_PAGE = 10_000;
 
@@ -139,21 +141,33 @@ export async function sequenceLog(now: Date = new Date()): Promise<SequencerRun>
   const audit = await auditStoredLog(handle, previous);
   if (audit) return { kind: 'tampered', treeSize: size, detail: audit };
 
-  const rows = await handle.rows<{ leaf_index: string | number; leaf_hash: string; hole: boolean; receipt_sealed: string | null }>(sql`
-    select l.leaf_index, l.leaf_hash, l.hole, c.receipt_sealed
-      from constancia_log_leaves l left join constancias c on c.leaf_index = l.leaf_index
-     where l.leaf_index >= ${size}
-     order by l.leaf_index
-     limit ${LEAVES_PER_RUN}`);
   const appended: Uint8Array[] = [];
-  for (const row of rows) {
-    const index = Number(row.leaf_index);
-    if (index !== size + appended.length) break;
-    const entry = row.hole ? holeEntry(index) : row.receipt_sealed === null ? null : new TextEncoder().encode(open(row.receipt_sealed, 'constancia'));
-    // A leaf is appended only once its entry is written: the receipt's row commits with its leaf.
-    if (entry === null) break;
-    if (hex(leafHash(entry)) !== row.leaf_hash) return { kind: 'tampered', treeSize: size, detail: `leaf ${index} does not hash its receipt` };
-    appended.push(bytes(row.leaf_hash));
+  // A page at a time: each leaf's receipt is opened and hashed, and only its 32 bytes are kept.
+  while (appended.length < LEAVES_PER_RUN) {
+    const from = size + appended.length;
+    const rows = await handle.rows<{ leaf_index: string | number; leaf_hash: string; hole: boolean; receipt_sealed: string | null }>(sql`
+      select l.leaf_index, l.leaf_hash, l.hole, c.receipt_sealed
+        from constancia_log_leaves l left join constancias c on c.leaf_index = l.leaf_index
+       where l.leaf_index >= ${from}
+       order by l.leaf_index
+       limit ${Math.min(SEQUENCE_PAGE, LEAVES_PER_RUN - appended.length)}`);
+    let contiguous = true;
+    for (const row of rows) {
+      const index = Number(row.leaf_index);
+      if (index !== size + appended.length) {
+        contiguous = false;
+        break;
+      }
+      const entry = row.hole ? holeEntry(index) : row.receipt_sealed === null ? null : new TextEncoder().encode(open(row.receipt_sealed, 'constancia'));
+      // A leaf is appended only once its entry is written: the receipt's row commits with its leaf.
+      if (entry === null) {
+        contiguous = false;
+        break;
+      }
+      if (hex(leafHash(entry)) !== row.leaf_hash) return { kind: 'tampered', treeSize: size, detail: `leaf ${index} does not hash its receipt` };
+      appended.push(bytes(row.leaf_hash));
+    }
+    if (!contiguous || rows.length < SEQUENCE_PAGE) break;
   }
   if (appended.length === 0) return { kind: 'unchanged', treeSize: size };
 

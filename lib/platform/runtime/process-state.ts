@@ -49,7 +49,7 @@ export const PROCESS_SLOTS = {
   bulkJobNotices: "the notices' subscription to the bulk jobs' events (lib/reactions/integrator-notifications/bulk-jobs.ts)",
   watchListNotices: "the notices' subscription to the watch lists' changes (lib/reactions/integrator-notifications/watch-lists.ts)",
   breakerTransitionRecorder: "the status page's recorder of breaker transitions (lib/reactions/status-page/recorder.ts)",
-  constanciaKeys: "the constancias' signing keys, and which of them this process has recorded as used (lib/core/constancias/keys.ts)",
+  constanciaKeys: "the constancias' signing keys, which of them this process has recorded as used, and its block of leaf indexes (lib/core/constancias/keys.ts)",
   lastPublicStatus: 'the last public status read, answered while the database is away (lib/reactions/status-page/status.ts)',
 } as const;
 
