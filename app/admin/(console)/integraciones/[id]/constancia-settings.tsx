@@ -46,25 +46,15 @@ export function ConstanciaSettings(props: ConstanciaSettingsProps) {
   const saved = (what: 'enabled' | 'years' | 'hold') => (notice?.what === what && !notice.error ? 'Guardado ✓' : '');
   return (
     <div>
-      <div className="switch-row">
-        <div>
-          <div id="switch-constancias-label">Constancias de consulta</div>
-          <div className="small muted">Con x-constancia: true, cada consulta respondida por el registro trae su constancia firmada.</div>
-        </div>
-        <span className="switch-saved small" role="status" data-testid="saved-constancias">
-          {saved('enabled')}
-        </span>
-        <button
-          type="button"
-          role="switch"
-          className="switch"
-          aria-checked={state.enabled}
-          aria-labelledby="switch-constancias-label"
-          data-testid="switch-constancias"
-          disabled={readOnly || pending}
-          onClick={() => save('enabled', { ...state, enabled: !state.enabled }, () => props.setConstancias({ integrationId, enabled: String(!state.enabled) }))}
-        />
-      </div>
+      <SwitchRow
+        id="constancias"
+        label="Constancias de consulta"
+        hint="Con x-constancia: true, cada consulta respondida por el registro trae su constancia firmada."
+        saved={saved('enabled')}
+        checked={state.enabled}
+        disabled={readOnly || pending}
+        onToggle={() => save('enabled', { ...state, enabled: !state.enabled }, () => props.setConstancias({ integrationId, enabled: String(!state.enabled) }))}
+      />
       <div className="switch-row">
         <div>
           <label htmlFor="constancias-retention">Años que se guardan sus pruebas</label>
@@ -90,30 +80,45 @@ export function ConstanciaSettings(props: ConstanciaSettingsProps) {
           ))}
         </select>
       </div>
-      <div className="switch-row">
-        <div>
-          <div id="switch-constancias-hold-label">Retención legal</div>
-          <div className="small muted">Mientras esté activa no se depura nada de sus constancias (ni el texto ni las pruebas).</div>
-        </div>
-        <span className="switch-saved small" role="status" data-testid="saved-constancias-hold">
-          {saved('hold')}
-        </span>
-        <button
-          type="button"
-          role="switch"
-          className="switch"
-          aria-checked={state.hold}
-          aria-labelledby="switch-constancias-hold-label"
-          data-testid="switch-constancias-hold"
-          disabled={readOnly || pending}
-          onClick={() => save('hold', { ...state, hold: !state.hold }, () => props.setLegalHold({ integrationId, enabled: String(!state.hold) }))}
-        />
-      </div>
+      <SwitchRow
+        id="constancias-hold"
+        label="Retención legal"
+        hint="Mientras esté activa no se depura nada de sus constancias (ni el texto ni las pruebas)."
+        saved={saved('hold')}
+        checked={state.hold}
+        disabled={readOnly || pending}
+        onToggle={() => save('hold', { ...state, hold: !state.hold }, () => props.setLegalHold({ integrationId, enabled: String(!state.hold) }))}
+      />
       {notice?.error && (
         <p className="notice error" role="alert">
           Constancias de consulta: {notice.error}
         </p>
       )}
+    </div>
+  );
+}
+
+/** One setting as a switch, its words beside it and "Guardado ✓" once saved. */
+function SwitchRow(props: { id: string; label: string; hint: string; saved: string; checked: boolean; disabled: boolean; onToggle: () => void }) {
+  return (
+    <div className="switch-row">
+      <div>
+        <div id={`switch-${props.id}-label`}>{props.label}</div>
+        <div className="small muted">{props.hint}</div>
+      </div>
+      <span className="switch-saved small" role="status" data-testid={`saved-${props.id}`}>
+        {props.saved}
+      </span>
+      <button
+        type="button"
+        role="switch"
+        className="switch"
+        aria-checked={props.checked}
+        aria-labelledby={`switch-${props.id}-label`}
+        data-testid={`switch-${props.id}`}
+        disabled={props.disabled}
+        onClick={props.onToggle}
+      />
     </div>
   );
 }
