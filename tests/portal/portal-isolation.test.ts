@@ -39,7 +39,7 @@ import type { Actor } from '@/lib/core/audit/audit';
 import { ACTION_MESSAGES } from '@/lib/flows/auth/action';
 import { adjustBalance, topUp } from '@/lib/core/billing/ledger';
 import { guatemalanMonthOf } from '@/lib/platform/time/guatemala-time';
-import { setAllowedNetworks } from '@/lib/flows/integration-management/service';
+import { setAllowedNetworks, setConstancias } from '@/lib/flows/integration-management/service';
 import { formatQuetzales } from '@/lib/platform/money';
 import { monthPeriod } from '@/lib/flows/statements/figures';
 import { issueStatement } from '@/lib/flows/statements/statements';
@@ -131,6 +131,8 @@ beforeAll(async () => {
     if (email === people.pendingB) await invitePortalMember(integration, email, role);
     else await addPortalMember(integration, email, role, `Persona ${email.split('@')[0]}`);
   }
+  // B keeps constancias of its lookups (issue 68): A must not get B's PDF by B's request id.
+  expect((await setConstancias(TEST_ACTOR, integrationB.id, true)).ok).toBe(true);
   consoleAdmin = await newConsoleUser('admin-aislamiento@example.com', 'admin', { name: 'Administración' });
   consoleSupport = await newConsoleUser('soporte-aislamiento@example.com', 'support', { name: 'Soporte' });
   gateway = await startGateway(testDatabase, { env: { TRUSTED_PROXY_HOPS: '1', RATE_LIMIT_SIGN_IN_PER_MINUTE: '500' } });
@@ -139,7 +141,7 @@ beforeAll(async () => {
   const requestIds: string[] = [];
   const body = validRequestBody(ROUTES.cuiNit, gateway.sample);
   nitOfB = String(body.nit);
-  for (const headers of [{ 'idempotency-key': 'aislamiento-b-1' }, { 'idempotency-key': 'aislamiento-b-1' }, {}] as Record<string, string>[]) {
+  for (const headers of [{ 'idempotency-key': 'aislamiento-b-1', 'x-constancia': 'true' }, { 'idempotency-key': 'aislamiento-b-1' }, { 'x-constancia': 'true' }] as Record<string, string>[]) {
     const answer = await gateway.call(ROUTES.cuiNit, { as: integrationB, json: body, headers });
     expect(answer.status).toBe(200);
     requestIds.push(answer.headers.get('x-request-id')!);
@@ -387,6 +389,8 @@ const IDS_OF_DYNAMIC_ROUTES: Record<string, (objects: ObjectsOfB) => (number | s
   '/portal/estados/[id]/pdf': (objects) => objects.statementIds,
   '/portal/estados/[id]/csv': (objects) => objects.statementIds,
   '/portal/consultas/[solicitud]': (objects) => objects.requestIds,
+  // Posted with a reason (its own test below); a GET is refused alike for B's ids and unknown ones.
+  '/portal/consultas/[solicitud]/constancia': (objects) => objects.requestIds,
   '/portal/recargas/[id]/boleta': (objects) => objects.topUpRequestIds,
   '/portal/recargas/pagos/[pago]': (objects) => objects.onlinePaymentIds,
   '/portal/lotes/[id]': (objects) => objects.bulkJobIds,
@@ -638,6 +642,30 @@ describe('the portal’s server actions, as A’s owner and developer', { timeou
     expect(await stateOfB()).toEqual(before);
     // A's own sessions still work: nothing above signed A's people out.
     for (const person of [ownerA, developerA]) expect((await person.request('/portal')).status).toBe(200);
+  });
+});
+
+describe('a query\'s constancia, posted for its PDF', () => {
+  it('answers B\'s request ids exactly as ids that do not exist, for A\'s owner and developer, and logs nothing for them', async () => {
+    const before = await stateOfB();
+    const [ownerA, developerA] = [await portalSignedIn(gateway.app.baseUrl, people.ownerA), await portalSignedIn(gateway.app.baseUrl, people.developerA)];
+    for (const person of [ownerA, developerA]) {
+      for (const requestId of objectsOfB.requestIds) {
+        const post = (id: string) =>
+          person.request(`/portal/consultas/${id}/constancia`, {
+            method: 'POST',
+            body: new URLSearchParams({ motivo: 'Expediente del cliente 4821' }),
+            headers: { origin: new URL(gateway.app.baseUrl).origin },
+          });
+        const [ofB, unknown] = [await post(requestId), await post(String(unknownLike(requestId)))];
+        const where = `${person === ownerA ? 'owner' : 'developer'} constancia of ${requestId}`;
+        expectNothingOfB(ofB.text, where, [requestId]);
+        expect(ofB.status, where).toBe(404);
+        expect(ofB.status, where).toBe(unknown.status);
+        expect(normalized(ofB.text, [requestId]), where).toBe(normalized(unknown.text, [String(unknownLike(requestId))]));
+      }
+    }
+    expect(await stateOfB()).toEqual(before);
   });
 });
 
