@@ -200,6 +200,9 @@ test.describe.serial('la página de una integración, por secciones', () => {
   });
 
   test('soporte ve cada sección sin ningún control de administrador', async ({ browser }, testInfo) => {
+    // Every section twice (desktop and phone), each with axe: about 40 s alone, and CI's three groups
+    // side by side took it past the default 90 s once.
+    test.setTimeout(240_000);
     const { baseUrl } = settings();
     await admin.setViewportSize(DESKTOP);
     // The administrator has them, on the same pages.
