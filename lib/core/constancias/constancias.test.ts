@@ -21,7 +21,7 @@ import { leafHash, verifyConsistency, verifyInclusion } from '@/lib/platform/tra
 import { setProcessSlot } from '@/lib/platform/runtime/process-state';
 import { issueConstancia, type AnsweredLookup } from './issue';
 import { indexBlock, publishedConstanciaKeys } from './keys';
-import { consistencyProofOf, headOfSize, HOLE_AFTER_MS, inclusionProofOf, latestHead, sequenceLog } from './log';
+import { consistencyProofOf, HOLE_AFTER_MS, inclusionProofOf, latestHead, sequenceLog } from './log';
 import { constanciaOfIntegration, verifyConstancia } from './read';
 import { timestampLatestHead } from './timestamp';
 import { purgeExpiredConstancias } from './retention';

@@ -6,7 +6,7 @@ import { open } from '@/lib/core/sealing/envelope';
 import { leafHash, verifyInclusion } from '@/lib/platform/transparency/merkle';
 import { verifyStatement, type PublishedKey } from '@/lib/platform/transparency/signing';
 import { publishedConstanciaKeys } from './keys';
-import { headOfSize, inclusionProofOf, latestHead, latestTimestampedHead, leafIndexOfHash, type SignedHead } from './log';
+import { inclusionProofOf, latestHead, latestTimestampedHead, leafIndexOfHash, type SignedHead } from './log';
 import { CONSTANCIA_TYPE, statementTime, type ConstanciaPayload } from './payload';
 
 // What the API, the portal, the console and the public verification read of a receipt and of the
@@ -28,7 +28,7 @@ export interface StoredConstancia {
 export interface LogStanding {
   leafIndex: number;
   /** The newest head, when it holds the receipt. */
-  head: { signedHead: string; treeSize: number; proof: string[] } | null;
+  head: { signedHead: string; treeSize: number; rootHash: string; proof: string[] } | null;
   /** The newest time-stamped head that holds it: the authority's reply over that head, and the proof. */
   timestamp: { signedHead: string; treeSize: number; proof: string[]; reply: string; at: Date } | null;
 }
@@ -91,7 +91,7 @@ export async function logStanding(leafIndex: number): Promise<LogStanding> {
   const within = (candidate: SignedHead | null) => candidate !== null && leafIndex < candidate.treeSize;
   return {
     leafIndex,
-    head: head && within(head) ? { signedHead: head.signedHead, treeSize: head.treeSize, proof: await inclusionProofOf(leafIndex, head.treeSize) } : null,
+    head: head && within(head) ? { signedHead: head.signedHead, treeSize: head.treeSize, rootHash: head.rootHash, proof: await inclusionProofOf(leafIndex, head.treeSize) } : null,
     timestamp:
       stamped && within(stamped) && stamped.timestampReply && stamped.timestampedAt
         ? { signedHead: stamped.signedHead, treeSize: stamped.treeSize, proof: await inclusionProofOf(leafIndex, stamped.treeSize), reply: stamped.timestampReply, at: stamped.timestampedAt }
@@ -127,16 +127,15 @@ export async function verifyConstancia(jws: string): Promise<ConstanciaVerificat
   if (index === null || index !== payload.registro.indice) return { valid: true, payload, key, inLog: 'absent', standing: null };
   const standing = await logStanding(index);
   if (!standing.head) return { valid: true, payload, key, inLog: 'pending', standing };
-  const head = await headOfSize(standing.head.treeSize);
-  const proven =
-    head !== null &&
-    verifyInclusion({
-      leafHash: Buffer.from(hash, 'hex'),
-      index,
-      size: head.treeSize,
-      proof: standing.head.proof.map((node) => Buffer.from(node, 'hex')),
-      root: Buffer.from(head.rootHash, 'hex'),
-    });
+  // The head logStanding read: its root, not a second read of the same row.
+  const head = standing.head;
+  const proven = verifyInclusion({
+    leafHash: Buffer.from(hash, 'hex'),
+    index,
+    size: head.treeSize,
+    proof: head.proof.map((node) => Buffer.from(node, 'hex')),
+    root: Buffer.from(head.rootHash, 'hex'),
+  });
   return { valid: true, payload, key, inLog: proven ? 'included' : 'absent', standing };
 }
 
