@@ -38,3 +38,14 @@ export function compiledPerShape<Shape extends string>(build: (shape: Shape) => 
     return statement;
   };
 }
+
+/**
+ * One more CTE a lookup's own statement commits with its record (a receipt: lib/core/constancias),
+ * with its values. Its SQL is the same for every call with the same `name` (only the values vary),
+ * so the statement it joins is compiled once per shape and name, not per call.
+ */
+export interface StatementCompanion {
+  readonly name: string;
+  readonly cte: SQL;
+  readonly values: Record<string, unknown>;
+}

@@ -16,7 +16,10 @@ import { setConstancias } from '@/lib/flows/integration-management/service';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import { qrModulesOf, qrModulesOfPdf } from '../support/pdf-qr';
+import { scrapeMetrics } from '../operations/metrics-support';
 import { ALL_ROUTES, createTestIntegration, credentialHeaders, startGateway, TEST_ACTOR, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
+
+const METRICS_TOKEN = 'metrics-token-for-the-constancias-0123456789';
 
 let testDb: TestDatabase;
 let gateway: Gateway;
@@ -30,7 +33,7 @@ beforeAll(async () => {
   withoutReceipts = await createTestIntegration('constancias-no', { tariffCentavos: 100, balanceCentavos: 100_000 });
   broke = await createTestIntegration('constancias-sin-saldo', { tariffCentavos: 100, balanceCentavos: 0 });
   for (const integration of [withReceipts, broke]) expect((await setConstancias(TEST_ACTOR, integration.id, true)).ok).toBe(true);
-  gateway = await startGateway(testDb);
+  gateway = await startGateway(testDb, { env: { METRICS_TOKEN } });
 }, PROCESS_TEST_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -91,6 +94,30 @@ describe('a lookup sent with x-constancia: true', () => {
       const tampered = `${header}.${body.slice(0, 40)}${body[40] === 'A' ? 'B' : 'A'}${body.slice(41)}.${signature}`;
       await expect(compactVerify(tampered, keys)).rejects.toThrow();
       expect(await verify(tampered)).toMatchObject({ valida: false });
+    }
+  });
+
+  // Written in the statement that records the lookup: the receipts of eight lookups cost at most
+  // the one statement that takes a block of 32 leaf indexes, where a statement each cost eight.
+  it('costs each lookup no database statement of its own, on a registry and on a catalog', async () => {
+    for (const route of [ALL_ROUTES[0], ALL_ROUTES[4]]) {
+      const json = validRequestBody(route, gateway.sample);
+      const roundTrips = async () => {
+        const { samples } = await scrapeMetrics(gateway.app.baseUrl, METRICS_TOKEN);
+        const total = (name: string) => samples.filter((sample) => sample.name === name).reduce((sum, sample) => sum + sample.value, 0);
+        return { sum: total('gateway_lookup_database_round_trips_sum'), count: total('gateway_lookup_database_round_trips_count') };
+      };
+      const eight = async (headers: Record<string, string>) => {
+        const before = await roundTrips();
+        for (let n = 0; n < 8; n++) expect((await gateway.call(route, { as: withReceipts, json, headers })).status, route).toBe(200);
+        const after = await roundTrips();
+        expect(after.count - before.count, route).toBe(8);
+        return after.sum - before.sum;
+      };
+      await gateway.call(route, { as: withReceipts, json, headers: { 'x-constancia': 'true' } }); // warm: credentials, a block of indexes
+      const plain = await eight({});
+      const asked = await eight({ 'x-constancia': 'true' });
+      expect(asked - plain, route).toBeLessThanOrEqual(1);
     }
   });
 

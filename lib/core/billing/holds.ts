@@ -3,7 +3,7 @@ import { database } from '@/db/client';
 import { sealRecord, type LookupSeals, type SealedQueryRecord } from '@/lib/core/records/sealed';
 import { personalDataKeys } from '@/lib/core/sealing/keys';
 import { notRecordedYet, recordCompanions, recordFacts, recordShape, recordValues, type RecordShape } from '@/lib/core/records/write';
-import { compiledPerShape, compileStatement } from '@/db/compiled-statement';
+import { compiledPerShape, compileStatement, type StatementCompanion } from '@/db/compiled-statement';
 import type { QueryRecordInput } from '@/lib/core/records/types';
 
 const LOOKUP_ACTOR = 'system:lookup';
@@ -72,8 +72,8 @@ export async function placeHold(integrationId: number, requestId: string, intent
   return row ? { holdId: Number(row.hold_id), tariffCentavos: Number(row.tariff) } : null;
 }
 
-/** The settlement statement of settleHold, its values named as settleHold names them (recordValues' and its own). */
-function settlementSql(shape: RecordShape, companion?: SQL): SQL {
+/** The settlement statement of settleHold, its values named as settleHold names them (recordValues', its own and its companions'). */
+function settlementSql(shape: RecordShape, companions: SQL[]): SQL {
   const [integrationId, holdId, requestId, errorMessage, charged] = ['integrationId', 'holdId', 'requestId', 'errorMessage', 'charged'].map((name) => sql.placeholder(name));
   return sql`
     with new_record as (
@@ -114,14 +114,23 @@ function settlementSql(shape: RecordShape, companion?: SQL): SQL {
       on conflict do nothing
       returning id, created_at, charged_centavos
     ),
-    ${recordCompanions(shape)}${companion ? sql`,
-    ${companion}` : sql``}
+    ${recordCompanions(shape)}${companions.length > 0 ? sql`,
+    ${sql.join(companions, sql`,
+    `)}` : sql``}
     select exists (select 1 from settlement) as settled, i.balance_centavos as balance, i.tariff_centavos as tariff,
            i.low_balance_alert_centavos as low_balance_alert
       from integrations i where i.id = ${integrationId}::integer`;
 }
 
-const settlementStatement = compiledPerShape((shape: RecordShape) => settlementSql(shape));
+const settlementStatement = compiledPerShape((shape: RecordShape) => settlementSql(shape, []));
+
+/** With a receipt's CTE: one statement per shape and companion, compiled once like the plain one. */
+const settlementsWithCompanion = new Map<string, { cte: SQL; statement: (shape: RecordShape) => ReturnType<typeof settlementStatement> }>();
+function settlementWith(companion: StatementCompanion, shape: RecordShape) {
+  let compiled = settlementsWithCompanion.get(companion.name);
+  if (!compiled) settlementsWithCompanion.set(companion.name, (compiled = { cte: companion.cte, statement: compiledPerShape((each: RecordShape) => settlementSql(each, [companion.cte])) }));
+  return compiled.statement(shape);
+}
 
 /**
  * Settles a hold and writes the query record in one statement, so the record and the ledger can
@@ -140,6 +149,8 @@ export async function settleHold(
   companion?: SQL,
   /** The lookup's own (the hold sealed the same NIT and CUI): each is sealed and hashed once. */
   seals?: LookupSeals,
+  /** A receipt of the answer (lib/core/constancias), committed with the charge and the record. */
+  receipt?: StatementCompanion,
 ): Promise<BalanceAfterCharge | null> {
   const handle = await database();
   // Its NIT and CUI encrypted, its search keys hashed, here in the app: the keys never reach SQL.
@@ -156,10 +167,15 @@ export async function settleHold(
     holdId: hold.holdId,
     charged,
     tariff: hold.tariffCentavos,
+    ...receipt?.values,
   };
   const shape = recordShape(record);
   // With a companion (an idempotency key's answer, a bulk item's), compiled for this call alone.
-  const statement = companion ? compileStatement(settlementSql(shape, companion)) : settlementStatement(shape);
+  const statement = companion
+    ? compileStatement(settlementSql(shape, receipt ? [companion, receipt.cte] : [companion]))
+    : receipt
+      ? settlementWith(receipt, shape)
+      : settlementStatement(shape);
   const rows = await handle.compiled<{ settled: boolean; balance: string | number; tariff: string | number; low_balance_alert: string | number | null }>(statement, values);
   const row = rows[0];
   if (!capturing || !row?.settled) return null;

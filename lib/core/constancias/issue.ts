@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { database, type DatabaseHandle } from '@/db/client';
-import { compileStatement } from '@/db/compiled-statement';
+import { compileStatement, type StatementCompanion } from '@/db/compiled-statement';
 import type { LookupKind } from '@/db/schema';
 import { configuredOrigin } from '@/lib/platform/http/base-url';
 import { env } from '@/lib/platform/settings/env';
@@ -34,45 +34,65 @@ export interface IssuedConstancia {
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
+/** A receipt signed and ready to be written, as a CTE of the statement that records its lookup. */
+export interface PreparedConstancia {
+  issued: IssuedConstancia;
+  companion: StatementCompanion;
+}
+
 /**
- * Signs and keeps the receipt of an answered lookup. Its place in the log is taken first (it is
- * part of what is signed); should the write fail after that, the index becomes a hole the
- * sequencer fills, so the log never waits for it (lib/core/constancias/log.ts).
+ * Signs the receipt of an answered lookup and gives its rows as a CTE, for the statement that
+ * records the lookup (lib/core/billing/holds.ts, lib/core/records/write.ts): no round trip of its
+ * own. Its place in the log is taken first (it is part of what is signed); should the statement not
+ * commit, the index becomes a hole the sequencer fills, so the log never waits for it
+ * (lib/core/constancias/log.ts).
  */
-export async function issueConstancia(answered: AnsweredLookup, now: Date = new Date()): Promise<IssuedConstancia> {
+export async function prepareConstancia(answered: AnsweredLookup, now: Date = new Date()): Promise<PreparedConstancia> {
   const handle = await database();
   const signer = await constanciaSigner(now);
   const leafIndex = await takeLeafIndex(handle);
   const id = randomUUID();
   const payload = constanciaPayload(answered, { id, leafIndex, keyId: signer.keyId, issuedAt: now });
   const receipt = await signer.sign(payload, CONSTANCIA_TYPE);
-  const hash = hex(leafHash(new TextEncoder().encode(receipt)));
-  await handle.compiled(insertReceipt, {
-    leafIndex,
-    hash,
-    id,
-    integrationId: answered.integrationId,
-    requestId: answered.requestId,
-    lookup: answered.lookup,
-    status: answered.status,
-    keyId: signer.keyId,
-    issuedAt: now.toISOString(),
-    sealed: seal(receipt, 'constancia'),
-  });
-  return { id, url: constanciaAddress(id), leafIndex };
+  const values = {
+    constanciaLeafIndex: leafIndex,
+    constanciaHash: hex(leafHash(new TextEncoder().encode(receipt))),
+    constanciaId: id,
+    constanciaIntegrationId: answered.integrationId,
+    constanciaRequestId: answered.requestId,
+    constanciaLookup: answered.lookup,
+    constanciaStatus: answered.status,
+    constanciaKeyId: signer.keyId,
+    constanciaIssuedAt: now.toISOString(),
+    constanciaSealed: seal(receipt, 'constancia'),
+  };
+  return { issued: { id, url: constanciaAddress(id), leafIndex }, companion: { name: 'constancia', cte: RECEIPT_CTE, values } };
+}
+
+/** Signs and writes a receipt in a statement of its own (a receipt that no record's statement carries). */
+export async function issueConstancia(answered: AnsweredLookup, now: Date = new Date()): Promise<IssuedConstancia> {
+  const prepared = await prepareConstancia(answered, now);
+  await (await database()).compiled(insertReceipt, prepared.companion.values);
+  return prepared.issued;
 }
 
 const placeholder = (name: string) => sql.placeholder(name);
 
-/** The receipt and its leaf in one statement, prepared once per connection like the lookups' own. */
-const insertReceipt = compileStatement(sql`
-    with leaf as (
-      insert into constancia_log_leaves (leaf_index, leaf_hash) values (${placeholder('leafIndex')}::bigint, ${placeholder('hash')}::text) returning leaf_index
-    )
-    insert into constancias (id, leaf_index, integration_id, request_id, lookup, http_status, key_id, issued_at, receipt_sealed)
-    select ${placeholder('id')}::text, leaf.leaf_index, ${placeholder('integrationId')}::integer, ${placeholder('requestId')}::text, ${placeholder('lookup')}::lookup_kind,
-           ${placeholder('status')}::smallint, ${placeholder('keyId')}::text, ${placeholder('issuedAt')}::timestamptz, ${placeholder('sealed')}::text
-      from leaf`);
+/** The receipt and its leaf, as CTEs named apart from the record statements' own. */
+const RECEIPT_CTE = sql`
+    constancia_leaf as (
+      insert into constancia_log_leaves (leaf_index, leaf_hash) values (${placeholder('constanciaLeafIndex')}::bigint, ${placeholder('constanciaHash')}::text) returning leaf_index
+    ),
+    constancia_row as (
+      insert into constancias (id, leaf_index, integration_id, request_id, lookup, http_status, key_id, issued_at, receipt_sealed)
+      select ${placeholder('constanciaId')}::text, constancia_leaf.leaf_index, ${placeholder('constanciaIntegrationId')}::integer,
+             ${placeholder('constanciaRequestId')}::text, ${placeholder('constanciaLookup')}::lookup_kind, ${placeholder('constanciaStatus')}::smallint,
+             ${placeholder('constanciaKeyId')}::text, ${placeholder('constanciaIssuedAt')}::timestamptz, ${placeholder('constanciaSealed')}::text
+        from constancia_leaf
+    )`;
+
+/** The receipt alone, prepared once per connection like the lookups' own statements. */
+const insertReceipt = compileStatement(sql`with ${RECEIPT_CTE} select 1 as written`);
 
 /** How many indexes an instance takes at once, and how long it may hand them out. */
 const INDEX_BLOCK = 32;

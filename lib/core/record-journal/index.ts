@@ -5,6 +5,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
 import { claimDirectory } from '@/db/embedded-lock';
+import type { StatementCompanion } from '@/db/compiled-statement';
 import { settleHold, voidAbandonedHold, type Hold } from '@/lib/core/billing/holds';
 import { describeError } from '@/lib/platform/logging/errors';
 import { ensurePrivateDirectory } from '@/lib/platform/files/private-directory';
@@ -227,10 +228,13 @@ export async function keepRecord(entry: JournalEntry, error: unknown): Promise<v
 }
 
 /** Writes a registry lookup's record, or keeps it in the journal when the database does not take it. */
-export async function recordUnbilledOrKeep(record: QueryRecordInput, seals?: LookupSeals): Promise<void> {
+export async function recordUnbilledOrKeep(record: QueryRecordInput, seals?: LookupSeals, receipt?: StatementCompanion): Promise<'written' | 'kept'> {
   try {
-    await recordUnbilledQuery(record, seals);
+    await recordUnbilledQuery(record, seals, receipt);
+    return 'written';
   } catch (error) {
+    // The receipt is not kept with it: its index becomes a hole, and the answer says it has none.
     await keepRecord({ kind: 'unbilled', record }, error);
+    return 'kept';
   }
 }

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { database } from '@/db/client';
-import { compiledPerShape } from '@/db/compiled-statement';
+import { compiledPerShape, type StatementCompanion } from '@/db/compiled-statement';
 import { personalDataKeys } from '@/lib/core/sealing/keys';
 import { sealRecord, type LookupSeals, type SealedQueryRecord } from '@/lib/core/records/sealed';
 import { storedFailure } from './failure';
@@ -110,7 +110,7 @@ export function recordFacts(): SQL {
   return sql`${sql.placeholder('failure')}::jsonb, ${sql.placeholder('answerEmpty')}::boolean, ${sql.placeholder('actualizado')}::boolean, ${sql.placeholder('dateOfBirthSent')}::boolean`;
 }
 
-function unbilledRecordSql(shape: RecordShape, repeated: boolean): SQL {
+function unbilledRecordSql(shape: RecordShape, repeated: boolean, companion?: SQL): SQL {
   return sql`
     with record as (
       insert into query_records (integration_id, lookup, http_status, response_time_ms, nit, cui, charged_centavos, tariff_centavos, error_message,
@@ -123,7 +123,8 @@ function unbilledRecordSql(shape: RecordShape, repeated: boolean): SQL {
       on conflict do nothing
       returning id, created_at, charged_centavos
     ),
-    ${recordCompanions(shape)}
+    ${recordCompanions(shape)}${companion ? sql`,
+    ${companion}` : sql``}
     select 1 as written`;
 }
 
@@ -135,9 +136,22 @@ const repeatedUnbilledRecordStatement = compiledPerShape((shape: RecordShape) =>
  * id. Its NIT and CUI are stored encrypted (lib/core/personal-data); a sealed record (from the journal)
  * is written as it is.
  */
-export async function recordUnbilledQuery(input: QueryRecordInput | SealedQueryRecord, seals?: LookupSeals): Promise<void> {
+export async function recordUnbilledQuery(input: QueryRecordInput | SealedQueryRecord, seals?: LookupSeals, receipt?: StatementCompanion): Promise<void> {
   const record = sealRecord(input, personalDataKeys(), seals);
-  await (await database()).compiled(firstUnbilledRecordStatement(recordShape(record)), recordValues(record));
+  const shape = recordShape(record);
+  if (!receipt) {
+    await (await database()).compiled(firstUnbilledRecordStatement(shape), recordValues(record));
+    return;
+  }
+  await (await database()).compiled(firstUnbilledRecordWith(receipt, shape), { ...recordValues(record), ...receipt.values });
+}
+
+/** With a receipt's CTE: one statement per shape and companion, compiled once. */
+const unbilledRecordsWithCompanion = new Map<string, (shape: RecordShape) => ReturnType<typeof firstUnbilledRecordStatement>>();
+function firstUnbilledRecordWith(companion: StatementCompanion, shape: RecordShape) {
+  let statement = unbilledRecordsWithCompanion.get(companion.name);
+  if (!statement) unbilledRecordsWithCompanion.set(companion.name, (statement = compiledPerShape((each: RecordShape) => unbilledRecordSql(each, false, companion.cte))));
+  return statement(shape);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { inTurn, SHED } from '@/lib/core/admission/lookup-admission';
 import type { BalanceAfterCharge } from '@/lib/core/billing/holds';
+import type { LookupReceipt } from './receipt';
 import { outcomeUnknownRecord, placeHold, settleHold, voidHoldUnrecorded, type Hold } from '@/lib/core/billing/holds';
 import { keepRecord } from '@/lib/core/record-journal';
 import { integrationDirectory, type AuthenticatedIntegration } from '@/lib/core/integrations/directory';
@@ -46,6 +47,8 @@ export interface CatalogLookupInput {
    * outcome (the item's answer, committed with the charge and the record). Its refusals are not
    * counted as the API's refusals: nobody sent them, the item only waits (or pauses its job).
    */
+  /** A receipt asked for with the lookup, written with its settlement. */
+  receipt?: LookupReceipt<CatalogOutcome>;
   bulkItem?: {
     settlement: (outcome: CatalogOutcome) => SQL;
     /** Asked in the lookup's turn, before any hold: false when the item's claim is no longer this lookup's. */
@@ -310,10 +313,12 @@ const settleAndRecord: Stage = {
       answeredPair: outcome.kind === 'success' ? answeredPair(outcome.data) : null,
       requestId: input.requestId,
     };
+    const receipt = await input.receipt?.companionFor(outcome, reached(lookup.integration, 'integration'));
     try {
       const companion = lookup.idempotency ? settleIdempotencyKey(lookup.idempotency.target, replayableAnswer(outcome)) : input.bulkItem?.settlement(outcome);
-      lookup.charged = await settleHold(hold, outcome.kind === 'success', record, companion, lookup.seals);
+      lookup.charged = await settleHold(hold, outcome.kind === 'success', record, companion, lookup.seals, receipt);
       if (lookup.idempotency) lookup.idempotency.settled = true;
+      input.receipt?.written();
     } catch (error) {
       // The source was called and the database did not take the settlement (stopped, unreachable).
       // Nobody can know when it will, so the lookup is not charged: its hold is voided and its record

@@ -1,5 +1,7 @@
 import { inTurn, SHED } from '@/lib/core/admission/lookup-admission';
 import { noteRegistryIntent, recordUnbilledOrKeep } from '@/lib/core/record-journal';
+import type { QueryRecordInput } from '@/lib/core/records/types';
+import type { LookupReceipt } from './receipt';
 import type { BodyRead } from '@/lib/platform/http/json-body';
 import { integrationDirectory, type AuthenticatedIntegration } from '@/lib/core/integrations/directory';
 import { LOOKUP_FLAGS } from '@/lib/core/integrations/flags';
@@ -34,10 +36,12 @@ export type RtuNitsOutcome =
   | { kind: 'too_many_nits' }
   | { kind: 'registry_failed' };
 
-export interface RegistryLookupInput {
+export interface RegistryLookupInput<Outcome = RenapOutcome | RtuNitsOutcome> {
   credentials: Credentials;
   readBody: () => Promise<BodyRead>;
   requestId: string;
+  /** A receipt asked for with the lookup, written with its record. */
+  receipt?: LookupReceipt<Outcome>;
 }
 
 /**
@@ -96,6 +100,18 @@ function notSent<T extends RenapOutcome | RtuNitsOutcome>(request: { requestId: 
 /** 4xx statuses about the gateway's own relation with the registry: its credentials, its quota. */
 const GATEWAY_RELATION_STATUSES = new Set([401, 403, 407, 429]);
 
+/** Records a registry's answer, with the receipt asked for it when it gets one (told once written). */
+async function recordWithReceipt<Outcome>(
+  receipt: LookupReceipt<Outcome> | undefined,
+  integration: AuthenticatedIntegration,
+  outcome: Outcome,
+  record: QueryRecordInput,
+  seals: LookupSeals,
+): Promise<void> {
+  const companion = await receipt?.companionFor(outcome, integration);
+  if ((await recordUnbilledOrKeep(record, seals, companion)) === 'written') receipt?.written();
+}
+
 /**
  * Registry statuses that describe the person lookup itself (2xx, and 4xx other than the gateway's
  * own) are passed through (the contract: the HTTP status is the registry's). The gateway's own
@@ -107,7 +123,7 @@ function isPassThroughStatus(status: number): boolean {
   return status >= 400 && status < 500 && !GATEWAY_RELATION_STATUSES.has(status);
 }
 
-export async function runRenapLookup(input: RegistryLookupInput): Promise<RenapOutcome> {
+export async function runRenapLookup(input: RegistryLookupInput<RenapOutcome>): Promise<RenapOutcome> {
   const startedAt = performance.now();
   const admitted = await admit('renap', input);
   if (!admitted.ok) return admitted.refusal;
@@ -115,22 +131,29 @@ export async function runRenapLookup(input: RegistryLookupInput): Promise<RenapO
   if (!parsed.ok) return refuse('renap', admitted.integration, { kind: 'invalid_request', problem: parsed.problem });
 
   // Nothing costly has happened yet: a lookup that finds the queue full leaves its count and its trace, no record.
-  const turn = await inTurn('renap', () => queryRenap(admitted.integration, parsed.value.cui, input.requestId, startedAt));
+  const turn = await inTurn('renap', () => queryRenap(admitted.integration, parsed.value.cui, input, startedAt));
   return turn === SHED ? unavailable({ requestId: input.requestId, lookup: 'renap', integrationId: admitted.integration.id }, 'shed') : turn;
 }
 
-async function queryRenap(integration: AuthenticatedIntegration, cui: string, requestId: string, startedAt: number): Promise<RenapOutcome> {
+async function queryRenap(integration: AuthenticatedIntegration, cui: string, { requestId, receipt }: RegistryLookupInput<RenapOutcome>, startedAt: number): Promise<RenapOutcome> {
   // Should this process die while the registry is asked, a restart records the query.
   const seals = new LookupSeals();
   const ended = noteRegistryIntent({ integrationId: integration.id, lookup: 'renap', nit: null, cui, identifiers: [cui], requestId }, seals);
   try {
-    return await askRenap(integration, cui, requestId, startedAt, seals);
+    return await askRenap(integration, cui, requestId, startedAt, seals, receipt);
   } finally {
     ended();
   }
 }
 
-async function askRenap(integration: AuthenticatedIntegration, cui: string, requestId: string, startedAt: number, seals: LookupSeals): Promise<RenapOutcome> {
+async function askRenap(
+  integration: AuthenticatedIntegration,
+  cui: string,
+  requestId: string,
+  startedAt: number,
+  seals: LookupSeals,
+  receipt: LookupReceipt<RenapOutcome> | undefined,
+): Promise<RenapOutcome> {
   const answer = await timeStage('source', () => sourceClients().renap.searchByCui(cui));
   const outcome: RenapOutcome =
     answer.ok && isPassThroughStatus(answer.httpStatus)
@@ -140,7 +163,7 @@ async function askRenap(integration: AuthenticatedIntegration, cui: string, requ
   // Failed fast (breaker open, bulkhead full): it never reached the registry, so no record (a trace).
   if (!answer.ok && answer.notSent) return notSent({ requestId, lookup: 'renap', integrationId: integration.id }, outcome);
   // Written, or kept on disk until the database takes it: the source was called, so it is recorded.
-  await timeStage('settle', () => recordUnbilledOrKeep({
+  await timeStage('settle', async () => recordWithReceipt(receipt, integration, outcome, {
     integrationId: integration.id,
     lookup: 'renap',
     httpStatus: outcome.kind === 'answered' ? outcome.httpStatus : 500,
@@ -157,7 +180,7 @@ async function askRenap(integration: AuthenticatedIntegration, cui: string, requ
   return outcome;
 }
 
-export async function runRtuNitsLookup(input: RegistryLookupInput): Promise<RtuNitsOutcome> {
+export async function runRtuNitsLookup(input: RegistryLookupInput<RtuNitsOutcome>): Promise<RtuNitsOutcome> {
   const startedAt = performance.now();
   const admitted = await admit('rtu_nits', input);
   if (!admitted.ok) return admitted.refusal;
@@ -165,22 +188,29 @@ export async function runRtuNitsLookup(input: RegistryLookupInput): Promise<RtuN
   if (!parsed.ok) return refuse('rtu_nits', admitted.integration, { kind: 'invalid_request', problem: parsed.problem });
 
   // Nothing costly has happened yet: a lookup that finds the queue full leaves its count and its trace, no record.
-  const turn = await inTurn('rtu_nits', () => queryRtuNits(admitted.integration, parsed.value.nits, input.requestId, startedAt));
+  const turn = await inTurn('rtu_nits', () => queryRtuNits(admitted.integration, parsed.value.nits, input, startedAt));
   return turn === SHED ? unavailable({ requestId: input.requestId, lookup: 'rtu_nits', integrationId: admitted.integration.id }, 'shed') : turn;
 }
 
-async function queryRtuNits(integration: AuthenticatedIntegration, nits: string[], requestId: string, startedAt: number): Promise<RtuNitsOutcome> {
+async function queryRtuNits(integration: AuthenticatedIntegration, nits: string[], { requestId, receipt }: RegistryLookupInput<RtuNitsOutcome>, startedAt: number): Promise<RtuNitsOutcome> {
   // Should this process die while the registry is asked, a restart records the query.
   const seals = new LookupSeals();
   const ended = noteRegistryIntent({ integrationId: integration.id, lookup: 'rtu_nits', nit: nits.join(','), cui: null, identifiers: nits, requestId }, seals);
   try {
-    return await askRtuNits(integration, nits, requestId, startedAt, seals);
+    return await askRtuNits(integration, nits, requestId, startedAt, seals, receipt);
   } finally {
     ended();
   }
 }
 
-async function askRtuNits(integration: AuthenticatedIntegration, nits: string[], requestId: string, startedAt: number, seals: LookupSeals): Promise<RtuNitsOutcome> {
+async function askRtuNits(
+  integration: AuthenticatedIntegration,
+  nits: string[],
+  requestId: string,
+  startedAt: number,
+  seals: LookupSeals,
+  receipt: LookupReceipt<RtuNitsOutcome> | undefined,
+): Promise<RtuNitsOutcome> {
   const answer = await timeStage('source', () => sourceClients().rtu.searchByNits(nits));
   // Refused by the client before any network call: it never reached the registry, so no record.
   if (!answer.ok && answer.reason === 'too_many_nits') return refuse('rtu_nits', integration, { kind: 'too_many_nits' });
@@ -191,7 +221,7 @@ async function askRtuNits(integration: AuthenticatedIntegration, nits: string[],
   // Failed fast (breaker open, bulkhead full): it never reached the registry, so no record (a trace).
   if (!answer.ok && answer.notSent) return notSent({ requestId, lookup: 'rtu_nits', integrationId: integration.id }, outcome);
   // Written, or kept on disk until the database takes it: the source was called, so it is recorded.
-  await timeStage('settle', () => recordUnbilledOrKeep({
+  await timeStage('settle', async () => recordWithReceipt(receipt, integration, outcome, {
     integrationId: integration.id,
     lookup: 'rtu_nits',
     httpStatus: answer.ok ? 200 : 500,

@@ -23,7 +23,7 @@ export function catalogRoutes(): { [M in Method]: (request: Request, context: Ca
   const routes = new Map<string, Handlers>(
     CATALOG_LOOKUPS.map((catalog) => [
       catalogPathName(catalog),
-      lookupRoute(catalog, async (context) => catalogAnswer(await runCatalogLookup({ ...context, catalog }), context.requestId), catalogUnhandledAnswer),
+      lookupRoute(catalog, (context) => runCatalogLookup({ ...context, catalog }), catalogAnswer, catalogUnhandledAnswer),
     ]),
   );
   const unserved = unservedLookupPath({

@@ -1,11 +1,14 @@
 // A lookup sent with `x-constancia: true` gets a signed receipt of its answer (lib/core/constancias),
 // named in the answer's headers; the body and status stay exactly as the contract says. Receipts are
 // of what a registry said: a record (200) or that it holds none (404); a refusal, a failure or an
-// Idempotency-Key's replay gets the reason instead (docs/constancias.md).
+// Idempotency-Key's replay gets the reason instead (docs/constancias.md). The receipt is written in
+// the statement that records the lookup (lib/flows/lookups/receipt.ts): no round trip of its own.
+import type { StatementCompanion } from '@/db/compiled-statement';
 import type { LookupKind } from '@/db/schema';
-import { issueConstancia } from '@/lib/core/constancias/issue';
-import { integrationDirectory } from '@/lib/core/integrations/directory';
+import { prepareConstancia, type IssuedConstancia } from '@/lib/core/constancias/issue';
+import { integrationDirectory, type AuthenticatedIntegration } from '@/lib/core/integrations/directory';
 import { IDEMPOTENCY_REPLAYED_HEADER } from '@/lib/core/idempotency/key';
+import type { LookupReceipt } from '@/lib/flows/lookups/receipt';
 import { logger } from '@/lib/platform/logging/logger';
 import type { LookupAnswer } from './responses';
 
@@ -32,40 +35,78 @@ export function asksForConstancia(header: string | null): boolean {
 export interface ConstanciaContext {
   lookup: LookupKind;
   requestId: string;
-  /** The authenticated integration's login, when the lookup got that far. */
-  integration: string | undefined;
-  requestBody: unknown;
+  /** The authenticated integration's login once the lookup got that far (its trace's). */
+  integration: () => string | undefined;
+  /** The request's JSON body as read (null until read, or when it was not JSON). */
+  requestBody: () => unknown;
 }
 
-/** Issues the receipt an answer was asked for and names it (or why not) in the answer's headers. */
-export async function withConstancia(answer: LookupAnswer, context: ConstanciaContext): Promise<LookupAnswer> {
-  const reason = await issueFor(answer, context);
-  if (typeof reason === 'string') answer.headers[CONSTANCIA_REFUSAL_HEADER] = reason;
-  else {
-    answer.headers[CONSTANCIA_ID_HEADER] = reason.id;
-    answer.headers[CONSTANCIA_URL_HEADER] = reason.url;
+/**
+ * The receipt a lookup was asked for: the flow asks it for its rows just before recording the
+ * outcome (it renders the answer then, to sign it) and tells it once they committed; the route then
+ * takes the answer from it, with the receipt's id and address, or why it has none, in its headers.
+ */
+export class ConstanciaRequest<Outcome> implements LookupReceipt<Outcome> {
+  private signed: { outcome: Outcome; answer: LookupAnswer; issued?: IssuedConstancia } | undefined;
+  private committed = false;
+
+  constructor(
+    private readonly context: ConstanciaContext,
+    private readonly render: (outcome: Outcome, requestId: string) => LookupAnswer,
+  ) {}
+
+  async companionFor(outcome: Outcome, integration: AuthenticatedIntegration): Promise<StatementCompanion | undefined> {
+    const answer = this.render(outcome, this.context.requestId);
+    this.signed = { outcome, answer };
+    if (!integration.constanciasEnabled || !isEvident(answer)) return undefined;
+    try {
+      const prepared = await prepareConstancia({
+        integrationId: integration.id,
+        integrationLogin: integration.nombre,
+        lookup: this.context.lookup,
+        requestId: this.context.requestId,
+        requestBody: this.context.requestBody(),
+        status: answer.status,
+        responseBody: answer.body!,
+      });
+      this.signed.issued = prepared.issued;
+      return prepared.companion;
+    } catch (error) {
+      // The answer stands (it is charged and recorded as usual); only its receipt is missing, and it says so.
+      logger('constancias').error({ err: error, lookup: this.context.lookup }, 'signing a constancia failed');
+      return undefined;
+    }
   }
-  return answer;
-}
 
-async function issueFor(answer: LookupAnswer, context: ConstanciaContext): Promise<string | { id: string; url: string }> {
-  const integration = context.integration === undefined ? undefined : integrationDirectory().authenticatedByName(context.integration);
-  if (!integration?.constanciasEnabled) return CONSTANCIA_REFUSALS.notEnabled;
-  if (answer.headers[IDEMPOTENCY_REPLAYED_HEADER]) return CONSTANCIA_REFUSALS.replay;
-  if (!EVIDENT_STATUSES.has(answer.status) || answer.body === null) return CONSTANCIA_REFUSALS.notARegistryAnswer;
-  try {
-    return await issueConstancia({
-      integrationId: integration.id,
-      integrationLogin: integration.nombre,
-      lookup: context.lookup,
-      requestId: context.requestId,
-      requestBody: context.requestBody,
-      status: answer.status,
-      responseBody: answer.body,
-    });
-  } catch (error) {
-    // The answer stands (it was charged and recorded); only its receipt is missing, and it says so.
-    logger('constancias').error({ err: error, lookup: context.lookup }, 'issuing a constancia failed');
+  written(): void {
+    this.committed = true;
+  }
+
+  /** The answer to send for the lookup's final outcome, naming its receipt or why it has none. */
+  answerOf(outcome: Outcome): LookupAnswer {
+    const signed = this.signed?.outcome === outcome ? this.signed : undefined;
+    const answer = signed?.answer ?? this.render(outcome, this.context.requestId);
+    if (signed?.issued && this.committed) {
+      answer.headers[CONSTANCIA_ID_HEADER] = signed.issued.id;
+      answer.headers[CONSTANCIA_URL_HEADER] = signed.issued.url;
+    } else {
+      answer.headers[CONSTANCIA_REFUSAL_HEADER] = this.reasonForNone(answer);
+    }
+    return answer;
+  }
+
+  private reasonForNone(answer: LookupAnswer): string {
+    const login = this.context.integration();
+    const integration = login === undefined ? undefined : integrationDirectory().authenticatedByName(login);
+    if (!integration?.constanciasEnabled) return CONSTANCIA_REFUSALS.notEnabled;
+    if (answer.headers[IDEMPOTENCY_REPLAYED_HEADER]) return CONSTANCIA_REFUSALS.replay;
+    if (!isEvident(answer)) return CONSTANCIA_REFUSALS.notARegistryAnswer;
+    // Asked and refused by nothing, yet not written: its signing failed, or the database did not
+    // take the record (kept in the journal, without its receipt).
     return CONSTANCIA_REFUSALS.unavailable;
   }
+}
+
+function isEvident(answer: LookupAnswer): boolean {
+  return EVIDENT_STATUSES.has(answer.status) && answer.body !== null;
 }

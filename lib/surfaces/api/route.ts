@@ -24,7 +24,8 @@ import { countRefusal } from '@/lib/core/rollups/refusals';
 import { traceUnserved } from '@/lib/core/request-traces/buffer';
 import { answerResponse, jsonAnswer, type LookupAnswer } from './responses';
 import { registerDirectLookup } from './direct-lookups';
-import { asksForConstancia, CONSTANCIA_REQUEST_HEADER, withConstancia } from './constancia-answer';
+import { asksForConstancia, CONSTANCIA_REQUEST_HEADER, ConstanciaRequest } from './constancia-answer';
+import type { LookupReceipt } from '@/lib/flows/lookups/receipt';
 
 /** nginx's status for a request whose client closed the connection first; never sent (nobody is left to read it). */
 const CLIENT_ABORTED_STATUS = 499;
@@ -33,12 +34,14 @@ const CLIENT_ABORTED_OUTCOME = 'client_aborted';
 const log = logger('api');
 const lookupLog = logger('lookup');
 
-export interface LookupContext {
+export interface LookupContext<Outcome> {
   credentials: Credentials;
   readBody: () => Promise<BodyRead>;
   requestId: string;
   /** The Idempotency-Key header as sent (null when absent); only the catalogs read it (lib/core/idempotency). */
   idempotencyKey: string | null;
+  /** The receipt asked for with `x-constancia: true`, written with the lookup's record. */
+  receipt?: LookupReceipt<Outcome>;
 }
 
 let headersOfEveryAnswer: Array<[string, string]> | undefined;
@@ -105,7 +108,12 @@ function fromNodeRequest(message: IncomingMessage): LookupRequest {
  * server.mjs, which answers a POST to the route's exact path itself once the route is loaded
  * (lib/surfaces/api/direct-lookups.ts, docs/decisions.md "The lookups are answered before Next's router").
  */
-export function lookupRoute(lookup: LookupKind, run: (context: LookupContext) => Promise<LookupAnswer>, onUnhandled: (requestId: string) => LookupAnswer) {
+export function lookupRoute<Outcome>(
+  lookup: LookupKind,
+  run: (context: LookupContext<Outcome>) => Promise<Outcome>,
+  render: (outcome: Outcome, requestId: string) => LookupAnswer,
+  onUnhandled: (requestId: string) => LookupAnswer,
+) {
   // Other methods get what Next would answer by itself (405; OPTIONS: 204), with the same headers.
   // A 405's id leads support somewhere too: it is a refusal (counted and traced, never recorded).
   const otherMethod = (status: 204 | 405) => async () => {
@@ -159,15 +167,17 @@ export function lookupRoute(lookup: LookupKind, run: (context: LookupContext) =>
       };
       try {
         const clientAddress = requestClientAddress(request.header, settings);
-        answer = await run({
+        const receipt = asksForConstancia(request.header(CONSTANCIA_REQUEST_HEADER))
+          ? new ConstanciaRequest<Outcome>({ lookup, requestId, integration: () => trace.integration, requestBody: () => requestBody }, render)
+          : undefined;
+        const outcome = await run({
           credentials: credentialsFrom(request.header, clientAddress),
           readBody,
           requestId,
           idempotencyKey: request.header(IDEMPOTENCY_KEY_HEADER),
+          receipt,
         });
-        if (asksForConstancia(request.header(CONSTANCIA_REQUEST_HEADER))) {
-          answer = await withConstancia(answer, { lookup, requestId, integration: trace.integration, requestBody });
-        }
+        answer = receipt ? receipt.answerOf(outcome) : render(outcome, requestId);
       } catch (error) {
         if (error instanceof ClientAbortedError) {
           // The client hung up before its request was complete: nothing ran past the body (no

@@ -3,4 +3,4 @@ import { lookupRoute } from '@/lib/surfaces/api/route';
 import { registryFailedAnswer, renapAnswer } from '@/lib/surfaces/api/registry-responses';
 import { runRenapLookup } from '@/lib/flows/lookups/registries';
 
-export const { POST, GET, PUT, PATCH, DELETE, OPTIONS } = lookupRoute('renap', async (context) => renapAnswer(await runRenapLookup(context), context.requestId), registryFailedAnswer);
+export const { POST, GET, PUT, PATCH, DELETE, OPTIONS } = lookupRoute('renap', runRenapLookup, renapAnswer, registryFailedAnswer);

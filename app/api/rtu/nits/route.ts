@@ -3,4 +3,4 @@ import { lookupRoute } from '@/lib/surfaces/api/route';
 import { registryFailedAnswer, rtuNitsAnswer } from '@/lib/surfaces/api/registry-responses';
 import { runRtuNitsLookup } from '@/lib/flows/lookups/registries';
 
-export const { POST, GET, PUT, PATCH, DELETE, OPTIONS } = lookupRoute('rtu_nits', async (context) => rtuNitsAnswer(await runRtuNitsLookup(context), context.requestId), registryFailedAnswer);
+export const { POST, GET, PUT, PATCH, DELETE, OPTIONS } = lookupRoute('rtu_nits', runRtuNitsLookup, rtuNitsAnswer, registryFailedAnswer);
