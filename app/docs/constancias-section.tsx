@@ -28,6 +28,10 @@ export function ConstanciasSection({ baseUrl, document }: { baseUrl: string; doc
           registro público; con <code>Accept: application/pdf</code>, su PDF con código QR.
         </li>
         <li>
+          En un lote, <code>&quot;constancias&quot;: true</code> junto a la lista da una constancia por cada fila encontrada, sobre la misma respuesta que
+          daría la consulta individual: en los resultados, <code>constancia_id</code> y <code>constancia_url</code>.
+        </li>
+        <li>
           Las claves públicas, con su vigencia: <a href={`${origin}/.well-known/jwks.json`}>{`${origin}/.well-known/jwks.json`}</a>. Verificación pública:{' '}
           <a href={`${origin}/verificar`}>{`${origin}/verificar`}</a>.
         </li>

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns';
 import { integrations } from './integrations';
 import { CATALOG_LOOKUPS } from './query-records';
@@ -55,6 +55,9 @@ export const bulkJobs = pgTable(
     // its rows until its own retention ends).
     watchListId: integer('watch_list_id').references((): AnyPgColumn => watchLists.id, { onDelete: 'set null' }),
     watchListRun: integer('watch_list_run'),
+    // Each found item gets a constancia de consulta (lib/core/constancias), asked for at submission
+    // or by the watch list whose run this is; only where the integration has them enabled.
+    constancias: boolean('constancias').notNull().default(false),
     // When its changes were compared and written: taken with UPDATE … RETURNING in the transaction
     // that writes them, so a run's changes are written once across instances.
     changesComputedAt: timestamp('changes_computed_at', { withTimezone: true, mode: 'date' }),
@@ -135,6 +138,8 @@ export const bulkJobItems = pgTable(
     // query record holds the answer: the console's request-id search finds it.
     source: text('source'),
     requestId: text('request_id'),
+    // The receipt of its answer, written in the same statement, when its job asked for them.
+    constanciaId: text('constancia_id'),
     chargedCentavos: bigint('charged_centavos', { mode: 'number' }).notNull().default(0),
     leaseHolder: text('lease_holder'),
     leaseToken: text('lease_token'),

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns';
 import { integrations } from './integrations';
 
@@ -21,6 +21,8 @@ export const watchLists = pgTable(
     catalog: text('catalog', { enum: ['rtu', 'omisos'] }).notNull(),
     schedule: text('schedule', { enum: ['mensual', 'semanal'] }).notNull(),
     state: text('state', { enum: ['activa', 'en_pausa'] }).notNull().default('activa'),
+    // Its runs' found entries each get a constancia de consulta (where the integration has them enabled).
+    constancias: boolean('constancias').notNull().default(false),
     totalEntries: integer('total_entries').notNull(),
     // When its next run is due; the scheduler claims lists whose instant has passed.
     nextRunAt: timestamp('next_run_at', { withTimezone: true, mode: 'date' }).notNull(),

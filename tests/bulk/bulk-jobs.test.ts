@@ -230,6 +230,8 @@ async function resultLines(id: string, as: TestIntegration): Promise<ResultLine[
 
 const CSV_CODE_COLUMNS = ['posicion', 'identificador', 'estado', 'motivo', 'respondido_en', 'fuente', 'fuente_id', 'request_id', 'datos'];
 const CSV_WORD_COLUMNS = ['estado_descripcion', 'motivo_descripcion', 'respondido_en_guatemala'];
+/** After every other column: the row's constancia de consulta (empty in a job sent without them). */
+const CSV_CONSTANCIA_COLUMNS = ['constancia_id', 'constancia_url'];
 
 /** The CSV results as Excel opens them: the bytes start with a byte-order mark; cells by RFC 4180, rows keyed by the header. */
 async function csvResults(id: string, as: TestIntegration): Promise<{ contentType: string; header: string[]; rows: Array<Record<string, string>> }> {
@@ -339,7 +341,18 @@ describe('a bulk job', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     const csv = await csvResults(body.id, main);
     expect(csv.contentType).toMatch(/^text\/csv/);
     // The codes first, as they always were, then the row in words and the answer in columns (rtu's).
-    expect(csv.header).toEqual([...CSV_CODE_COLUMNS, ...CSV_WORD_COLUMNS, 'nombre', 'tipo_contribuyente', 'estado_contribuyente', 'regimen_isr', 'regimen_iva', 'fecha_ultima_actualizacion']);
+    expect(csv.header).toEqual([
+      ...CSV_CODE_COLUMNS,
+      ...CSV_WORD_COLUMNS,
+      'nombre',
+      'tipo_contribuyente',
+      'estado_contribuyente',
+      'regimen_isr',
+      'regimen_iva',
+      'fecha_ultima_actualizacion',
+      ...CSV_CONSTANCIA_COLUMNS,
+    ]);
+    expect(csv.rows.map((row) => row.constancia_id)).toEqual(csv.rows.map(() => ''));
     expect(csv.rows.map((row) => [row.posicion, row.estado, row.motivo, row.estado_descripcion, row.motivo_descripcion])).toEqual([
       ['1', 'encontrado', '', 'Encontrado', ''],
       ['2', 'invalido', 'nit_invalido', 'Apartado', 'NIT inválido'],
@@ -425,7 +438,7 @@ describe('a bulk job', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     const [found] = await resultLines(id, main);
     const data = found!.datos as Record<string, unknown>;
     const csv = await csvResults(id, main);
-    expect(csv.header).toEqual([...CSV_CODE_COLUMNS, ...CSV_WORD_COLUMNS, ...columns]);
+    expect(csv.header).toEqual([...CSV_CODE_COLUMNS, ...CSV_WORD_COLUMNS, ...columns, ...CSV_CONSTANCIA_COLUMNS]);
     expect(csv.rows.map((row) => [row.estado, row.estado_descripcion, row.motivo_descripcion, row.nombre])).toEqual([
       ['encontrado', 'Encontrado', '', data.nombre],
       ['no_encontrado', 'No encontrado', '', ''],

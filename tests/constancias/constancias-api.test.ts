@@ -17,7 +17,8 @@ import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import { qrModulesOf, qrModulesOfPdf } from '../support/pdf-qr';
 import { scrapeMetrics } from '../operations/metrics-support';
-import { ALL_ROUTES, createTestIntegration, credentialHeaders, startGateway, TEST_ACTOR, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
+import { ALL_ROUTES, createTestIntegration, credentialHeaders, eventually, startGateway, TEST_ACTOR, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
+import { BULK_MESSAGES } from '@/lib/surfaces/api/bulk-responses';
 
 const METRICS_TOKEN = 'metrics-token-for-the-constancias-0123456789';
 
@@ -148,6 +149,45 @@ describe('a lookup sent with x-constancia: true', () => {
     expect(first.headers.get('x-constancia-id')).toMatch(/^[0-9a-f-]{36}$/);
     expect(replay.text).toBe(first.text);
     expect(replay.headers.get('x-constancia-motivo')).toBe('repeticion');
+  });
+});
+
+describe('a bulk job sent with constancias: true', () => {
+  it('gives each found row the receipt of the answer a single lookup would have had, and the others none', async () => {
+    const identifiers = [gateway.sample.individual.nit, gateway.sample.unknownNit, 'no-es-nit'];
+    const submit = (as: TestIntegration, key: string) =>
+      gateway.call('/api/lotes', { as, json: { catalogo: 'omisos', identificadores: identifiers, constancias: true }, headers: { 'idempotency-key': key } });
+    const refused = await submit(withoutReceipts, 'lote-constancias-no');
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ message: BULK_MESSAGES.constanciasNotEnabled });
+
+    const created = await submit(withReceipts, 'lote-constancias-si');
+    expect(created.status).toBe(202);
+    const jobId = (created.body as { id: string; constancias: boolean }).id;
+    expect(created.body).toMatchObject({ constancias: true });
+    // The same key and list without receipts is another request.
+    const without = await gateway.call('/api/lotes', { as: withReceipts, json: { catalogo: 'omisos', identificadores: identifiers }, headers: { 'idempotency-key': 'lote-constancias-si' } });
+    expect(without.status).toBe(400);
+
+    const finished = async () => (await get(`/api/lotes/${jobId}`, credentialHeaders(withReceipts))).body as { estado: string };
+    await eventually(finished, (job) => job.estado === 'completado', 60_000, `job ${jobId} completed`);
+    const response = await fetch(`${gateway.app.baseUrl}/api/lotes/${jobId}/resultados`, { headers: { ...credentialHeaders(withReceipts), accept: 'application/x-ndjson' } });
+    const rows = (await response.text()).trim().split('\n').map((line) => JSON.parse(line) as { estado: string; datos: unknown; request_id: string | null; constancia_id: string | null; constancia_url: string | null });
+    expect(rows.map((row) => row.estado)).toEqual(['encontrado', 'no_encontrado', 'invalido']);
+    expect(rows.slice(1).map((row) => [row.constancia_id, row.constancia_url])).toEqual([[null, null], [null, null]]);
+
+    const [found] = rows;
+    expect(found!.constancia_url).toBe(`${gateway.app.baseUrl}/api/constancias/${found!.constancia_id}`);
+    const stored = (await get(found!.constancia_url!, credentialHeaders(withReceipts))).body as { constancia: string };
+    const { payload } = await compactVerify(stored.constancia, createLocalJWKSet((await get('/.well-known/jwks.json')).body as JSONWebKeySet));
+    const receipt = JSON.parse(new TextDecoder().decode(payload));
+    expect(receipt).toMatchObject({
+      solicitud: { requestId: found!.request_id, integracion: withReceipts.nombre, consulta: '/api/catalogos/omisos', cuerpo: { nit: gateway.sample.individual.nit } },
+      respuesta: { estado: 200, cuerpo: { data: found!.datos } },
+    });
+    // The bytes a single lookup answers: its body is JSON of { data }.
+    expect(receipt.respuesta.cuerpoSha256).toBe(createHash('sha256').update(JSON.stringify({ data: found!.datos })).digest('hex'));
+    expect(await verify(stored.constancia)).toMatchObject({ valida: true });
   });
 });
 

@@ -102,6 +102,8 @@ const resultRow = (value: string, index: number): ResultRow => ({
   fuente: null,
   fuente_id: null,
   request_id: null,
+  constancia_id: null,
+  constancia_url: null,
 });
 
 /** A catalog's found answer with the value in every text the results' columns read. */

@@ -22,12 +22,13 @@ const submit = bulkRoute<object>(async (request, { integration, requestId }) => 
   const parsed = parseBulkJobRequest(body.value);
   if (!parsed.ok) return bulkError(400, BULK_MESSAGES[parsed.problem], requestId);
   if (!integration[LOOKUP_FLAGS[parsed.catalog]]) return bulkErrors.notEnabled(requestId);
+  if (parsed.constancias && !integration.constanciasEnabled) return bulkErrors.constanciasNotEnabled(requestId);
 
   const key = readIdempotencyKey(request.headers.get(IDEMPOTENCY_KEY_HEADER));
   if (key.kind === 'absent') return bulkError(400, BULK_MESSAGES.idempotencyKeyMissing, requestId);
   if (key.kind === 'invalid') return keyRefusal('idempotency_key_invalid', requestId);
 
-  const submitted = await submitJob(integration.id, parsed.catalog, parsed.identifiers, key.key);
+  const submitted = await submitJob(integration.id, parsed.catalog, parsed.identifiers, key.key, { constancias: parsed.constancias });
   if (submitted.kind === 'key_reused') return keyRefusal('idempotency_key_reused', requestId);
   // This instance's runner may be sleeping off an idle spell: it starts the new job now.
   if (submitted.kind === 'created') wakeBulkRunner();

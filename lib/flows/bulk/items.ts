@@ -31,6 +31,8 @@ export interface ClaimedItem {
   integrationId: number;
   /** Null when the integration is inactive: its items wait. */
   integration: AuthenticatedIntegration | null;
+  /** Its job asked for a constancia de consulta per found item. */
+  constancias: boolean;
 }
 
 /**
@@ -60,6 +62,7 @@ export async function claimItems(holder: string, limit: number, leaseSeconds: nu
     nombre: string;
     active: boolean;
     constancias_enabled: boolean;
+    constancias: boolean;
   } & Record<FlagColumn, boolean>>(sql`
     with candidates as (
       select i.job_id, i.position
@@ -75,7 +78,7 @@ export async function claimItems(holder: string, limit: number, leaseSeconds: nu
            lease_until = now() + make_interval(secs => ${leaseSeconds}::integer)
       from candidates c, bulk_jobs j, integrations g
      where i.job_id = c.job_id and i.position = c.position and j.id = i.job_id and g.id = j.integration_id
-    returning i.job_id, i.position, i.identifier_sealed, i.lease_token, j.catalog, j.integration_id, g.nombre, g.active, g.constancias_enabled,
+    returning i.job_id, i.position, i.identifier_sealed, i.lease_token, j.catalog, j.integration_id, g.nombre, g.active, g.constancias_enabled, j.constancias,
               ${FLAG_COLUMNS_RETURNED}`);
   return rows.map((row) => ({
     jobId: Number(row.job_id),
@@ -92,6 +95,7 @@ export async function claimItems(holder: string, limit: number, leaseSeconds: nu
           ...flagsOfRow(row),
         }
       : null,
+    constancias: row.constancias === true,
   }));
 }
 
@@ -111,15 +115,16 @@ function itemAnswer(outcome: CatalogOutcome): { status: BulkItemStatus; reason: 
  * request id and what it was charged (read from the record written beside it), and the job's
  * counters moved by that answer, committed with the charge, or not at all. Only for the claim that
  * still holds the item, and only once: the counters move only when the item's row was answered
- * here (a late claim, whose token is gone, changes neither).
+ * here (a late claim, whose token is gone, changes neither). With `constanciaId`, the receipt the
+ * same statement writes (lib/flows/bulk/item-receipt.ts).
  */
-export function itemSettlement(item: ClaimedItem, requestId: string, outcome: CatalogOutcome): SQL {
+export function itemSettlement(item: ClaimedItem, requestId: string, outcome: CatalogOutcome, constanciaId: string | null = null): SQL {
   const answer = itemAnswer(outcome);
   const sealed = answer.data === null ? null : seal(JSON.stringify(answer.data), 'bulk_result');
   return sql`bulk_item as (
     update bulk_job_items
        set status = ${answer.status}::bulk_item_status, reason = ${answer.reason}::text, result_sealed = ${sealed}::text,
-           answered_at = now(), source = ${CATALOG_SOURCE}::text, request_id = ${requestId}::text,
+           answered_at = now(), source = ${CATALOG_SOURCE}::text, request_id = ${requestId}::text, constancia_id = ${constanciaId}::text,
            charged_centavos = coalesce((select charged_centavos from record), 0),
            lease_holder = null, lease_token = null, lease_until = null
      where job_id = ${item.jobId}::integer and position = ${item.position}::integer

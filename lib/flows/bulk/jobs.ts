@@ -29,8 +29,11 @@ export function isPublicJobId(value: string): boolean {
  * What tells two submissions with one key apart: the catalog and the list as sent, hashed with the
  * personal-data search key (an HMAC: a list of NITs is not recoverable from it, unlike a bare SHA-256).
  */
-function requestHash(catalog: CatalogName, identifiers: readonly string[]): string {
-  return createHmac('sha256', personalDataKeys().search.key).update(JSON.stringify([catalog, identifiers]), 'utf8').digest('base64url');
+function requestHash(catalog: CatalogName, identifiers: readonly string[], constancias: boolean): string {
+  // Receipts are part of what was asked (the same key without them is another request); a job
+  // without them hashes as every job did before they existed.
+  const asked = constancias ? [catalog, identifiers, 'constancias'] : [catalog, identifiers];
+  return createHmac('sha256', personalDataKeys().search.key).update(JSON.stringify(asked), 'utf8').digest('base64url');
 }
 
 export type SubmitOutcome =
@@ -45,6 +48,8 @@ export interface JobOrigin {
   /** Already made safe to show (lib/flows/bulk/file-name.ts). */
   fileName?: string | null;
   portalUserId?: number;
+  /** Each found item gets a constancia de consulta (the integration has them enabled: checked by the caller). */
+  constancias?: boolean;
 }
 
 /**
@@ -61,7 +66,7 @@ export async function submitJob(
 ): Promise<SubmitOutcome> {
   const handle = await database();
   const keyHash = idempotencyKeyHash(idempotencyKey);
-  const hash = requestHash(catalog, identifiers);
+  const hash = requestHash(catalog, identifiers, origin.constancias ?? false);
   const items = planItems(catalog, identifiers).map((item, position) => ({
     p: position,
     i: seal(item.identifier, 'bulk_identifier'),
@@ -75,9 +80,10 @@ export async function submitJob(
   const [created] = await handle.rows<{ public_id: string }>(sql`
     with job as (
       insert into bulk_jobs (public_id, integration_id, catalog, idempotency_key_hash, request_hash, total_items, invalid_items, duplicate_items,
-                             file_name, created_by_portal_user_id)
+                             file_name, created_by_portal_user_id, constancias)
       values (${publicId}::text, ${integrationId}::integer, ${catalog}::text, ${keyHash}::text, ${hash}::text, ${items.length}::integer,
-              ${setAside.length}::integer, ${duplicates}::integer, ${origin.fileName ?? null}::text, ${origin.portalUserId ?? null}::integer)
+              ${setAside.length}::integer, ${duplicates}::integer, ${origin.fileName ?? null}::text, ${origin.portalUserId ?? null}::integer,
+              ${origin.constancias ?? false}::boolean)
       on conflict (integration_id, idempotency_key_hash) do nothing
       returning id, public_id
     ),
@@ -120,6 +126,8 @@ export interface JobStatus {
   retryOf: string | null;
   /** Why an administrator paused it, in the administrator's words (only while en_pausa). */
   pauseReason: string | null;
+  /** Each found item gets a constancia de consulta. */
+  constancias: boolean;
 }
 
 /** The columns a job's figures are read from (its row's counters). */
@@ -142,6 +150,7 @@ export type JobFigureRow = {
   /** The public id of the job this one retries (JOB_RETRY_OF_COLUMN). */
   retry_of: string | null;
   pause_reason: string | null;
+  constancias: boolean;
 };
 
 /**
@@ -161,6 +170,7 @@ export const JOB_FIGURE_COLUMNS = sql`
            j.rejected_items as rejected,
            j.failed_items as failed,
            j.charged_centavos as charged,
+           j.constancias as constancias,
            case when j.state = 'en_curso' then (
              select count(*) from bulk_job_items i
               where i.job_id = j.id and i.request_id is not null and i.answered_at > now() - interval '1 minute'
@@ -195,6 +205,7 @@ export function jobStatusOf(row: JobFigureRow): JobStatus {
     estimatedEnd: row.state === 'en_curso' && pending > 0 ? estimateEnd(pending, Number(row.answered_last_minute)) : null,
     retryOf: row.retry_of,
     pauseReason: row.state === 'en_pausa' ? row.pause_reason : null,
+    constancias: row.constancias === true,
   };
 }
 

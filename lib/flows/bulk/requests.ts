@@ -20,17 +20,26 @@ export const bulkJobRequestSchema = z
       .min(1)
       .max(MAX_BULK_IDENTIFIERS)
       .describe('NIT o CUI, tal como los tiene en su sistema (con o sin guion). Los inválidos y los repetidos se apartan sin costo.'),
+    constancias: z
+      .boolean()
+      .optional()
+      .describe(
+        'Con true, cada fila encontrada lleva la constancia de consulta firmada de su respuesta (constancia_id y constancia_url en los resultados). Solo si su integración tiene las constancias habilitadas; si no, 403.',
+      ),
   })
   .meta({ id: 'LoteRequest', description: 'Cuerpo de POST /lotes.' });
 
-export type BulkRequestProblem = 'content_type' | 'too_large' | 'malformed' | 'catalog' | 'identifiers' | 'fields';
+export type BulkRequestProblem = 'content_type' | 'too_large' | 'malformed' | 'catalog' | 'identifiers' | 'constancias' | 'fields';
 
 /** Which part of the body was wrong: each has its own message (lib/surfaces/api/bulk-responses.ts). */
-export function parseBulkJobRequest(value: unknown): { ok: true; catalog: CatalogName; identifiers: string[] } | { ok: false; problem: BulkRequestProblem } {
+export function parseBulkJobRequest(
+  value: unknown,
+): { ok: true; catalog: CatalogName; identifiers: string[]; constancias: boolean } | { ok: false; problem: BulkRequestProblem } {
   const parsed = bulkJobRequestSchema.safeParse(value);
-  if (parsed.success) return { ok: true, catalog: BULK_CATALOGS[parsed.data.catalogo], identifiers: parsed.data.identificadores };
+  if (parsed.success) return { ok: true, catalog: BULK_CATALOGS[parsed.data.catalogo], identifiers: parsed.data.identificadores, constancias: parsed.data.constancias ?? false };
   const first = parsed.error.issues[0]?.path[0];
   if (first === 'catalogo') return { ok: false, problem: 'catalog' };
   if (first === 'identificadores') return { ok: false, problem: 'identifiers' };
+  if (first === 'constancias') return { ok: false, problem: 'constancias' };
   return { ok: false, problem: 'fields' };
 }

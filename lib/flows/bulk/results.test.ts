@@ -67,6 +67,8 @@ function cellsOf(line: string): string[] {
   return [...cells, cell];
 }
 
+/** Last, after every other column: the row's constancia de consulta. */
+const TRAILING = 'constancia_id,constancia_url';
 const LEADING = 'posicion,identificador,estado,motivo,respondido_en,fuente,fuente_id,request_id,datos,estado_descripcion,motivo_descripcion,respondido_en_guatemala';
 
 /** Each catalog's found answer (the contract's examples), and the CSV columns an accountant reads it by. */
@@ -114,10 +116,11 @@ describe("a job's results as CSV, for a spreadsheet", () => {
     const csv = csvHeader(results.catalog) + rows.map((row) => csvLine(row, results.catalog)).join('');
 
     // A byte-order mark first, as every export has, so Excel reads "Sí" and "PEQUEÑO" as written.
-    expect(csv.startsWith(`\uFEFF${LEADING},${headers}\r\n`)).toBe(true);
+    expect(csv.startsWith(`\uFEFF${LEADING},${headers},${TRAILING}\r\n`)).toBe(true);
     const [, ...lines] = csv.split(/(?<=\r\n)/).map(cellsOf);
-    const empty = headers.split(',').map(() => '');
-    expect(lines[0]).toEqual(['1', '576937-K', 'encontrado', '', '2026-11-24T10:31:02.000Z', 'Fuente de catálogos (CUI/NIT, RTU, omisos)', 'catalog', 'req_excel_0', JSON.stringify(data), 'Encontrado', '', '2026-11-24 04:31:02', ...found]);
+    // The catalog's columns, then the row's constancia: none, this job did not ask for them.
+    const empty = [...headers.split(','), ...TRAILING.split(',')].map(() => '');
+    expect(lines[0]).toEqual(['1', '576937-K', 'encontrado', '', '2026-11-24T10:31:02.000Z', 'Fuente de catálogos (CUI/NIT, RTU, omisos)', 'catalog', 'req_excel_0', JSON.stringify(data), 'Encontrado', '', '2026-11-24 04:31:02', ...found, '', '']);
     expect(lines[1]).toEqual(['2', '10527478-K', 'no_encontrado', '', '2026-11-24T10:31:02.000Z', 'Fuente de catálogos (CUI/NIT, RTU, omisos)', 'catalog', 'req_excel_1', '', 'No encontrado', '', '2026-11-24 04:31:02', ...empty]);
     expect(lines[2]!.slice(2, 4)).toEqual(['invalido', SOURCE_REJECTED]);
     expect(lines[2]!.slice(9)).toEqual(['Rechazado por la fuente', itemReasonLabel(SOURCE_REJECTED), '2026-11-24 04:31:02', ...empty]);
@@ -128,7 +131,7 @@ describe("a job's results as CSV, for a spreadsheet", () => {
 
   it('name a legal entity by its razón social in the RTU\'s nombre, as a person by their names (the sixth review found it empty)', () => {
     const headers = cellsOf(csvHeader('rtu').slice(1));
-    const nameOf = (datos: unknown) => cellsOf(csvLine({ posicion: 1, identificador: '576937-K', estado: 'encontrado', motivo: null, datos, respondido_en: null, fuente: null, fuente_id: null, request_id: null }, 'rtu'))[headers.indexOf('nombre')];
+    const nameOf = (datos: unknown) => cellsOf(csvLine({ posicion: 1, identificador: '576937-K', estado: 'encontrado', motivo: null, datos, respondido_en: null, fuente: null, fuente_id: null, request_id: null, constancia_id: null, constancia_url: null }, 'rtu'))[headers.indexOf('nombre')];
     expect(nameOf({ persona: null, empresa: { razon_social: 'COOPERATIVA EJEMPLO, R.L.', tipo_sociedad: 'Cooperativa' } })).toBe('COOPERATIVA EJEMPLO, R.L.');
     expect(nameOf({ persona: { primerNombre: 'Ana', primerApellido: 'López' }, empresa: null })).toBe('Ana López');
     // A record whose entity names itself elsewhere leaves the cell empty rather than guessing.
@@ -136,7 +139,7 @@ describe("a job's results as CSV, for a spreadsheet", () => {
   });
 
   it('say "No reportado" for a yes/no the source did not report, never "No"', () => {
-    const row: ResultRow = { posicion: 1, identificador: '576937-K', estado: 'encontrado', motivo: null, datos: { tieneIncumplimientos: true, tieneProcesoCoactivo: null, incumplimientos: ['IVA 2025-09', 'ISR 2024'] }, respondido_en: null, fuente: null, fuente_id: null, request_id: null };
+    const row: ResultRow = { posicion: 1, identificador: '576937-K', estado: 'encontrado', motivo: null, datos: { tieneIncumplimientos: true, tieneProcesoCoactivo: null, incumplimientos: ['IVA 2025-09', 'ISR 2024'] }, respondido_en: null, fuente: null, fuente_id: null, request_id: null, constancia_id: null, constancia_url: null };
     const cells = cellsOf(csvLine(row, 'omisos'));
     const headers = cellsOf(csvHeader('omisos').slice(1));
     expect(['omiso', 'cobro_coactivo', 'incumplimientos'].map((header) => cells[headers.indexOf(header)])).toEqual(['Sí', 'No reportado', 'IVA 2025-09; ISR 2024']);

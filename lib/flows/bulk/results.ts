@@ -10,6 +10,7 @@ import { SOURCE_LABELS } from '@/lib/vocabulary/labels';
 import { open, openNullable } from '@/lib/core/sealing/envelope';
 import { isSourceName } from '@/lib/sources/guard';
 import type { CatalogName } from '@/lib/flows/lookups/catalog-request';
+import { constanciaAddress } from '@/lib/core/constancias/payload';
 import { isPublicJobId } from './jobs';
 import { itemReasonLabel, itemStatusLabel } from './labels';
 
@@ -30,6 +31,9 @@ export interface ResultRow {
   /** Its id, as /api/estado's `fuente` and the notices' `fuente_id` give it (`catalog`). */
   fuente_id: string | null;
   request_id: string | null;
+  /** The receipt of the row's answer (a job sent with constancias: true, found rows only), and where it is read. */
+  constancia_id: string | null;
+  constancia_url: string | null;
 }
 
 /**
@@ -68,8 +72,9 @@ export async function jobResults(integrationId: number, publicId: string): Promi
           answered_at: string | Date | null;
           source: string | null;
           request_id: string | null;
+          constancia_id: string | null;
         }>(sql`
-          select position, identifier_sealed, status, reason, result_sealed, answered_at, source, request_id
+          select position, identifier_sealed, status, reason, result_sealed, answered_at, source, request_id, constancia_id
             from bulk_job_items where job_id = ${jobId}::integer and position > ${after}::integer
            order by position limit ${PAGE_ROWS}::integer`);
         for (const row of rows) {
@@ -83,6 +88,8 @@ export async function jobResults(integrationId: number, publicId: string): Promi
             respondido_en: row.answered_at === null ? null : new Date(row.answered_at).toISOString(),
             ...sourceForIntegrator(row.source),
             request_id: row.request_id,
+            constancia_id: row.constancia_id,
+            constancia_url: row.constancia_id === null ? null : constanciaAddress(row.constancia_id),
           };
         }
         if (rows.length < PAGE_ROWS) return;
@@ -95,9 +102,12 @@ export async function jobResults(integrationId: number, publicId: string): Promi
 // The CSV is read by people in a spreadsheet as much as by integrators' programs. Its first nine
 // columns keep their names, order and codes (programs that read them by position keep working);
 // after them come the same row in words, the time in Guatemala, and the catalog's answer in flat
-// columns, so an accountant filters "omiso: Sí" without reading the JSON in `datos`.
+// columns, so an accountant filters "omiso: Sí" without reading the JSON in `datos`. Last, the
+// row's constancia de consulta (empty unless its job asked for them): after every other column, so
+// none of those moved when it came.
 const CSV_COLUMNS = ['posicion', 'identificador', 'estado', 'motivo', 'respondido_en', 'fuente', 'fuente_id', 'request_id', 'datos'] as const;
 const WORDS_COLUMNS = ['estado_descripcion', 'motivo_descripcion', 'respondido_en_guatemala'] as const;
+const CONSTANCIA_COLUMNS = ['constancia_id', 'constancia_url'] as const;
 
 type Cell = string | null;
 
@@ -195,7 +205,7 @@ const DATOS_INDEX = CSV_COLUMNS.indexOf('datos');
 
 /** The header line, with a byte-order mark as every export has (lib/platform/csv/csv.ts), so Excel reads accents. */
 export function csvHeader(catalog: CatalogName, reader: ResultsReader = 'program'): string {
-  const headers = [...CSV_COLUMNS, ...WORDS_COLUMNS, ...CATALOG_CSV_COLUMNS[catalog].headers];
+  const headers = [...CSV_COLUMNS, ...WORDS_COLUMNS, ...CATALOG_CSV_COLUMNS[catalog].headers, ...CONSTANCIA_COLUMNS];
   if (reader === 'person') headers.splice(DATOS_INDEX, 1);
   return `\uFEFF${headers.join(',')}\r\n`;
 }
@@ -217,6 +227,8 @@ export function csvLine(row: ResultRow, catalog: CatalogName, reader: ResultsRea
     row.motivo === null ? null : itemReasonLabel(row.motivo),
     row.respondido_en === null ? null : formatGuatemalanTimestamp(new Date(row.respondido_en)),
     ...(row.datos === null ? catalogColumns.headers.map(() => null) : catalogColumns.cells(row.datos)),
+    row.constancia_id,
+    row.constancia_url,
   ];
   if (reader === 'person') cells.splice(DATOS_INDEX, 1);
   return `${cells.map(csvField).join(',')}\r\n`;

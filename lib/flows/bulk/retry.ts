@@ -57,9 +57,10 @@ export async function retryFailedItems(integrationId: number, publicId: string):
          and not exists (select 1 from bulk_job_items i where i.job_id = ${Number(original.id)}::integer and ${ITEM_RUNNING})
     ),
     job as (
-      insert into bulk_jobs (public_id, integration_id, catalog, idempotency_key_hash, request_hash, total_items, retry_of)
+      -- A retry asks for what its job asked for: its rows found now get their constancias too.
+      insert into bulk_jobs (public_id, integration_id, catalog, idempotency_key_hash, request_hash, total_items, retry_of, constancias)
       select ${newPublicJobId()}::text, ${integrationId}::integer, ${original.catalog}::text, ${keyHash}::text, ${keyHash}::text,
-             count(*)::integer, ${Number(original.id)}::integer
+             count(*)::integer, ${Number(original.id)}::integer, (select o.constancias from bulk_jobs o where o.id = ${Number(original.id)}::integer)
         from failed having count(*) > 0
       on conflict (integration_id, idempotency_key_hash) do nothing
       returning id, public_id

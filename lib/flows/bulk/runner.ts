@@ -16,6 +16,7 @@ import { catalogOutcomeStatus, lookupOutcomeName, runAuthenticatedCatalogLookup,
 import { open } from '@/lib/core/sealing/envelope';
 import { fieldFor } from './identifiers';
 import { claimItems, completeFinishedJobs, itemSettlement, pauseForBalance, putBack, renewClaim, resumePausedJobs, setAside, type ClaimedItem } from './items';
+import { ItemReceipt } from './item-receipt';
 import { tellOverdueJobChanges } from './notices';
 import { spendBulkShare } from './pacing';
 import { peekProcessSlot, processSlot, setProcessSlot } from '@/lib/platform/runtime/process-state';
@@ -56,17 +57,20 @@ export async function runItem(item: ClaimedItem): Promise<ItemRun> {
   // (lib/surfaces/api/route.ts): operators see job items beside single lookups, never their identifiers.
   const trace = newLookupTrace();
   const startedAt = performance.now();
+  const body = { [target.field]: identifier };
+  const receipt = item.constancias ? new ItemReceipt(item.catalog, requestId, body) : undefined;
   const outcome: CatalogOutcome = await runWithRequestContext({ logBindings: { job: 'bulk-runner', requestId }, lookupTrace: trace }, async () => {
     const ended = await runAuthenticatedCatalogLookup(
       {
         catalog: item.catalog,
         requestId,
         idempotencyKey: null,
-        readBody: async () => ({ ok: true, value: { [target.field]: identifier } }),
+        readBody: async () => ({ ok: true, value: body }),
+        receipt,
         bulkItem: {
           settlement: (settled) => {
             settledWithItem = true;
-            return itemSettlement(item, requestId, settled);
+            return itemSettlement(item, requestId, settled, receipt?.issued?.id ?? null);
           },
           renewClaim: () => renewClaim(item, itemLeaseSeconds()),
         },

@@ -33,6 +33,7 @@ export const bulkJobSchema = z
     estimado_fin: z.string().nullable().describe('Cuándo se espera terminar (ISO 8601); null si no queda nada pendiente o el lote está en pausa.'),
     resultados: z.string().describe('La ruta de los resultados.'),
     reintenta: z.string().nullable().describe('El id del lote cuyas filas fallidas (error_fuente) reintenta este lote (POST /lotes/{id}/reintentar); null en un lote enviado como lista.'),
+    constancias: z.boolean().describe('true si cada fila encontrada lleva la constancia de consulta de su respuesta (constancia_id y constancia_url en sus resultados).'),
   })
   .meta({ id: 'Lote', description: 'Un lote: su estado, sus conteos y lo cobrado.' });
 
@@ -62,6 +63,11 @@ export const bulkResultRowSchema = z
       .nullable()
       .describe('Su identificador, el mismo de fuente en GET /api/estado y de fuente_id en los avisos (catalog). null si la fila no se consultó.'),
     request_id: z.string().nullable().describe('El de la consulta que respondió la fila: con él soporte encuentra su registro.'),
+    constancia_id: z
+      .string()
+      .nullable()
+      .describe('La constancia de consulta de la respuesta de la fila, en un lote enviado con constancias: true (solo filas encontradas); null en las demás.'),
+    constancia_url: z.string().nullable().describe('Dónde leer esa constancia (GET, JSON o PDF con Accept: application/pdf); null si la fila no tiene.'),
   })
   .meta({
     id: 'LoteResultado',

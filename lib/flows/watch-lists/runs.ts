@@ -45,10 +45,20 @@ export async function startDueRuns(now = new Date()): Promise<StartedRun[]> {
   const started: StartedRun[] = [];
   for (let index = 0; index < LISTS_PER_TICK; index++) {
     const run = await handle.transaction(async (tx) => {
-      const [list] = await rowsIn<{ id: number; public_id: string; integration_id: number; catalog: WatchCatalog; schedule: WatchSchedule; next_run_at: string | Date; runs: number; total_entries: number }>(
+      const [list] = await rowsIn<{
+        id: number;
+        public_id: string;
+        integration_id: number;
+        catalog: WatchCatalog;
+        schedule: WatchSchedule;
+        next_run_at: string | Date;
+        runs: number;
+        total_entries: number;
+        constancias: boolean;
+      }>(
         tx,
         sql`
-        select w.id, w.public_id, w.integration_id, w.catalog, w.schedule, w.next_run_at, w.runs, w.total_entries
+        select w.id, w.public_id, w.integration_id, w.catalog, w.schedule, w.next_run_at, w.runs, w.total_entries, w.constancias
           from watch_lists w
          where w.state = 'activa' and w.next_run_at <= ${now.toISOString()}::timestamptz
            and not exists (select 1 from bulk_jobs j where j.watch_list_id = w.id and j.state not in ('completado', 'cancelado'))
@@ -64,9 +74,9 @@ export async function startDueRuns(now = new Date()): Promise<StartedRun[]> {
         tx,
         sql`
         with job as (
-          insert into bulk_jobs (public_id, integration_id, catalog, idempotency_key_hash, request_hash, total_items, watch_list_id, watch_list_run)
+          insert into bulk_jobs (public_id, integration_id, catalog, idempotency_key_hash, request_hash, total_items, watch_list_id, watch_list_run, constancias)
           values (${newPublicJobId()}::text, ${Number(list.integration_id)}::integer, ${list.catalog}::text, ${keyHash}::text, ${keyHash}::text,
-                  ${Number(list.total_entries)}::integer, ${Number(list.id)}::integer, ${number}::integer)
+                  ${Number(list.total_entries)}::integer, ${Number(list.id)}::integer, ${number}::integer, ${list.constancias}::boolean)
           on conflict (integration_id, idempotency_key_hash) do nothing
           returning id, public_id
         ),

@@ -25,9 +25,11 @@ const EXAMPLE_RESULT_ROWS: ResultRow[] = [
     respondido_en: '2026-11-24T10:31:02.114Z',
     ...sourceForIntegrator('catalog'),
     request_id: 'req_5f0c3a9d2b7e41c8a6f1',
+    constancia_id: null,
+    constancia_url: null,
   },
-  { posicion: 2, identificador: '12345678', estado: 'invalido', motivo: 'nit_invalido', datos: null, respondido_en: '2026-11-24T10:30:00.000Z', ...sourceForIntegrator(null), request_id: null },
-  { posicion: 3, identificador: '10527478-K', estado: 'no_encontrado', motivo: null, datos: null, respondido_en: '2026-11-24T10:31:03.020Z', ...sourceForIntegrator('catalog'), request_id: 'req_8b1e07d4c2a95f3e6d70' },
+  { posicion: 2, identificador: '12345678', estado: 'invalido', motivo: 'nit_invalido', datos: null, respondido_en: '2026-11-24T10:30:00.000Z', ...sourceForIntegrator(null), request_id: null, constancia_id: null, constancia_url: null },
+  { posicion: 3, identificador: '10527478-K', estado: 'no_encontrado', motivo: null, datos: null, respondido_en: '2026-11-24T10:31:03.020Z', ...sourceForIntegrator('catalog'), request_id: 'req_8b1e07d4c2a95f3e6d70', constancia_id: null, constancia_url: null },
 ];
 
 /** A job as GET /lotes/{id} answers it, built by the handlers' own jobBody. */
@@ -49,6 +51,7 @@ function exampleJob(state: 'en_curso' | 'completado' | 'cancelado', retryOf: str
     estimatedEnd: running ? new Date(created.getTime() + 40 * 60_000) : null,
     retryOf,
     pauseReason: null,
+    constancias: false,
   });
 }
 

@@ -17,7 +17,9 @@ export const BULK_MESSAGES = {
   malformed: 'El cuerpo de la petición no es JSON válido.',
   catalog: 'El campo catalogo debe ser cui-nit, rtu u omisos.',
   identifiers: `Envíe entre 1 y ${MAX_BULK_IDENTIFIERS.toLocaleString('en-US')} identificadores como texto en el campo identificadores.`,
-  fields: 'El cuerpo debe ser un objeto JSON con los campos catalogo e identificadores, y ningún otro.',
+  constancias: 'El campo constancias, si se envía, debe ser true o false.',
+  fields: 'El cuerpo debe ser un objeto JSON con los campos catalogo, identificadores y, si quiere, constancias; ningún otro.',
+  constanciasNotEnabled: 'Su integración no tiene habilitadas las constancias de consulta: pídalas a la administración del servicio, o envíe el lote sin constancias.',
   idempotencyKeyMissing: 'Envíe el encabezado Idempotency-Key para crear un lote.',
   jobNotFound: 'No encontramos un lote con ese id.',
   jobFinished: 'El lote ya terminó y no se puede cancelar.',
@@ -35,6 +37,7 @@ export const bulkErrors = {
   credentialsInvalid: (requestId: string) => bulkError(401, CATALOG_MESSAGES.integrationNotFound, requestId),
   unavailable: (requestId: string) => bulkError(502, CATALOG_MESSAGES.sourceUnavailable, requestId),
   notEnabled: (requestId: string) => bulkError(403, CATALOG_MESSAGES.catalogNotEnabled, requestId),
+  constanciasNotEnabled: (requestId: string) => bulkError(403, BULK_MESSAGES.constanciasNotEnabled, requestId),
   // Not a contract route: its 429 says when the minute's window ends (docs/decisions.md, "Retry-After on the API's own endpoints").
   rateLimited: (requestId: string, resetAtMs: number) => {
     const refused = bulkError(429, CATALOG_MESSAGES.rateLimited, requestId);
@@ -70,5 +73,6 @@ export function jobBody(job: JobStatus): BulkJobBody {
     estimado_fin: job.estimatedEnd?.toISOString() ?? null,
     resultados: `/api/lotes/${job.publicId}/resultados`,
     reintenta: job.retryOf,
+    constancias: job.constancias,
   };
 }
