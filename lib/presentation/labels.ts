@@ -97,6 +97,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'watch_list.delete': 'Eliminó una vigilancia',
   'watch_list.rename': 'Cambió el nombre de una vigilancia',
   'watch_list.set_schedule': 'Cambió la frecuencia de una vigilancia',
+  'watch_list.set_constancias': 'Cambió si una vigilancia pide constancias de consulta',
   'watch_list.add_nits': 'Agregó NIT a una vigilancia',
   'watch_list.remove_nits': 'Quitó NIT de una vigilancia',
   'user.create': 'Creó el usuario',

@@ -12,6 +12,8 @@ import { database } from '@/db/client';
 import { verifyLedger } from '@/lib/core/billing/verify';
 import { CATALOG_MESSAGES } from '@/lib/contract/messages';
 import { setIntegrationDetails } from '@/lib/flows/integration-management/details-service';
+import { setConstancias } from '@/lib/flows/integration-management/service';
+import { BULK_MESSAGES } from '@/lib/surfaces/api/bulk-responses';
 import { setNotificationWebhook } from '@/lib/reactions/integrator-notifications/preferences';
 import { WATCH_LIST_MESSAGES } from '@/lib/surfaces/api/watch-list-responses';
 import { listWatchListChanges, pauseWatchList, readWatchList, startDueRuns } from '@/lib/flows/watch-lists';
@@ -30,13 +32,14 @@ let gateway: Gateway;
 let main: TestIntegration;
 let other: TestIntegration;
 let penniless: TestIntegration;
+let withReceipts: TestIntegration;
 let receiver: WebhookReceiver;
 
 /** NITs of taxpayers the omisos catalog finds, neither omiso nor in coercive collection. */
 const cleanNits = (() => {
   const population = createPopulation({ seed: DEFAULT_SIMULATOR_SEED });
   const nits: string[] = [];
-  for (let index = 1; nits.length < 4; index++) {
+  for (let index = 1; nits.length < 5; index++) {
     const member = population.member(index);
     if (member.classicNit && member.sourceHoldsCopy && member.quirks.length === 0 && member.omissions.length === 0 && !member.coerciveCollection) nits.push(member.classicNit);
   }
@@ -49,6 +52,8 @@ beforeAll(async () => {
   other = await createTestIntegration('vigilancia-otra', { tariffCentavos: TARIFF, balanceCentavos: 100 * TARIFF });
   // No balance: its runs wait, unfinished, in en_pausa_sin_saldo.
   penniless = await createTestIntegration('vigilancia-sin-saldo', { tariffCentavos: TARIFF, balanceCentavos: 0 });
+  withReceipts = await createTestIntegration('vigilancia-constancias', { tariffCentavos: TARIFF, balanceCentavos: 100 * TARIFF });
+  expect((await setConstancias(TEST_ACTOR, withReceipts.id, true)).ok).toBe(true);
   const details = await setIntegrationDetails(TEST_ACTOR, main.id, { technicalContactName: 'Tania Técnica', technicalContactEmail: `tecnica@${main.nombre}.gt` });
   if (!details.ok) throw new Error(details.error.message);
   let secret = '';
@@ -164,7 +169,9 @@ describe('a watch list', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect(changes).toEqual({
       status: 200,
       body: {
-        cambios: [{ nit: changing, tipo: 'omiso', antes: false, despues: true, ejecucion: 2, lote: started[0]!.jobPublicId, detectado_en: expect.any(String) }],
+        cambios: [
+          { nit: changing, tipo: 'omiso', antes: false, despues: true, ejecucion: 2, lote: started[0]!.jobPublicId, detectado_en: expect.any(String), constancia_id: null, constancia_url: null },
+        ],
         siguiente: null,
       },
     });
@@ -192,6 +199,46 @@ describe('a watch list', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     // The NITs and their states are sealed at rest.
     const stored = await gateway.withDatabase((handle) => handle.rows<{ row: string }>(sql`select row_to_json(e)::text as row from watch_list_entries e union all select row_to_json(c)::text from watch_list_changes c`));
     for (const nit of [changing!, steady!]) expect(stored.map((row) => row.row).join('\n')).not.toContain(nit);
+  });
+
+  it('with constancias: true, gives each change the receipt of the answer that showed it, from the next run on once asked', async () => {
+    const nit = cleanNits[4]!;
+    const body = { nombre: 'Clientes con constancia', catalogo: 'omisos', frecuencia: 'semanal', nits: [nit], constancias: true };
+    // Only where the integration has receipts on.
+    expect(await call('POST', '/api/vigilancias', main, body)).toEqual({ status: 403, body: { message: BULK_MESSAGES.constanciasNotEnabled } });
+    const created = await call('POST', '/api/vigilancias', withReceipts, body);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const list = created.body as ListBody & { constancias: boolean };
+    expect(list.constancias).toBe(true);
+
+    await gateway.withDatabase(() => startDueRuns(new Date(new Date(list.proxima_ejecucion).getTime() + 1)));
+    await untilCompared(list.id, 1);
+    gateway.simulator.amendTaxpayer(nit, { omiso: true });
+    const next = (await call('GET', `/api/vigilancias/${list.id}`, withReceipts)).body as ListBody;
+    const [started] = await gateway.withDatabase(() => startDueRuns(new Date(new Date(next.proxima_ejecucion).getTime() + 1_000)));
+    await untilCompared(list.id, 2);
+
+    const [change] = ((await call('GET', `/api/vigilancias/${list.id}/cambios`, withReceipts)).body as { cambios: Array<{ tipo: string; lote: string; constancia_id: string | null; constancia_url: string | null }> }).cambios;
+    expect(change).toMatchObject({ tipo: 'omiso', lote: started!.jobPublicId, constancia_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(change!.constancia_url).toBe(`${gateway.app.baseUrl}/api/constancias/${change!.constancia_id}`);
+    // The receipt is of the run's answer for that NIT: omiso, from the catalog, for this integration.
+    const read = await fetch(change!.constancia_url!, { headers: credentialHeaders(withReceipts) });
+    expect(read.status).toBe(200);
+    const verified = await fetch(`${gateway.app.baseUrl}/api/constancias/verificar`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ constancia: ((await read.json()) as { constancia: string }).constancia }),
+    });
+    const verdict = (await verified.json()) as { valida: boolean; constancia: { solicitud: { integracion: string; cuerpo: unknown }; respuesta: { cuerpo: { data: { tieneIncumplimientos: boolean } } } } };
+    expect(verdict.valida).toBe(true);
+    expect(verdict.constancia.solicitud).toMatchObject({ integracion: withReceipts.nombre, cuerpo: { nit } });
+    expect(verdict.constancia.respuesta.cuerpo.data.tieneIncumplimientos).toBe(true);
+
+    // Turned off: the list says so, and the change is in its integration's activity.
+    const edited = await call('PATCH', `/api/vigilancias/${list.id}`, withReceipts, { constancias: false });
+    expect(edited.body).toMatchObject({ constancias: false });
+    const audited = await gateway.withDatabase((handle) => handle.rows<{ action: string }>(sql`select action from audit_log where action = 'watch_list.set_constancias' and target_id = ${String(withReceipts.id)}`));
+    expect(audited).toHaveLength(1);
   });
 
   it('runs monthly a calendar month after it was due', async () => {

@@ -566,7 +566,7 @@ describe("issue 34's portal self-service", { timeout: PROCESS_TEST_TIMEOUT_MS * 
       if (created.kind !== 'created') throw new Error('the watch list was not saved');
       // No source in this test: its first run would only wait.
       await pauseWatchList(acmeId, created.list.publicId);
-      const run = { integrationId: acmeId, listPublicId: created.list.publicId, listName: created.list.name, jobPublicId: 'lote_0123456789abcdef0123', run: 2, counts: { omiso: 1, estado_rtu: 1 }, total: 2 };
+      const run = { integrationId: acmeId, listPublicId: created.list.publicId, listName: created.list.name, jobPublicId: 'lote_0123456789abcdef0123', run: 2, counts: { omiso: 1, estado_rtu: 1 }, total: 2, constancias: false };
       // Queued with the app's settings (its mail server, its local webhook receiver); the app delivers it.
       const settings = { ...env(), ALERT_SMTP_HOST: '127.0.0.1', ALERT_SMTP_PORT: smtp.port, ALERT_EMAIL_FROM: 'avisos@pasarela.example', INTEGRATOR_WEBHOOK_ALLOW_LOCAL_TARGETS: true };
       const notifier = new IntegratorNotifier(notificationSettingsFrom(settings));

@@ -186,7 +186,7 @@ const EXPORTS: Record<string, CsvExport> = {
       column(
         watchChangesCsvHeader() +
           HOSTILE.map((value, index) =>
-            watchChangeCsvLine({ nit: '576937-K', kind: 'omiso', before: false, after: true, run: 2, position: index, jobId: 'lot_formulas', detectedAt: new Date(), name: value }),
+            watchChangeCsvLine({ nit: '576937-K', kind: 'omiso', before: false, after: true, run: 2, position: index, jobId: 'lot_formulas', detectedAt: new Date(), constanciaId: null, name: value }),
           ).join(''),
         'nombre',
       ),

@@ -24,6 +24,7 @@ const create = bulkRoute<object>(async (request, { integration, requestId }) => 
   if (!parsed.ok) return bulkError(400, WATCH_LIST_MESSAGES[parsed.problem], requestId);
   // A list of a catalog the integration cannot call would only ever run into the flag.
   if (!integration[LOOKUP_FLAGS[parsed.value.catalogo]]) return bulkErrors.notEnabled(requestId);
+  if (parsed.value.constancias && !integration.constanciasEnabled) return bulkErrors.constanciasNotEnabled(requestId);
   // Required, as for a job: a list sent again after a lost answer must not become a second list
   // that runs, and charges, on every schedule.
   const key = readIdempotencyKey(request.headers.get(IDEMPOTENCY_KEY_HEADER));
@@ -35,6 +36,7 @@ const create = bulkRoute<object>(async (request, { integration, requestId }) => 
     schedule: parsed.value.frecuencia,
     nits: parsed.value.nits,
     idempotencyKey: key.key,
+    constancias: parsed.value.constancias,
   });
   if (created.kind === 'nothing_to_watch') return bulkError(400, WATCH_LIST_MESSAGES.nothingToWatch, requestId);
   if (created.kind === 'key_reused') return keyRefusal('idempotency_key_reused', requestId);

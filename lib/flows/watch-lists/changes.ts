@@ -23,6 +23,8 @@ export interface WatchListChange {
   position: number;
   jobId: string;
   detectedAt: Date;
+  /** The receipt of the run's answer that showed it (a list with constancias, an entry found). */
+  constanciaId: string | null;
 }
 
 /** A change with the taxpayer's name, for people (the portal's reveal and download). */
@@ -68,6 +70,7 @@ type ChangeRow = {
   detected_at: string | Date;
   identifier_sealed: string;
   result_sealed?: string | null;
+  constancia_id: string | null;
 };
 
 type Handle = Awaited<ReturnType<typeof database>>;
@@ -92,7 +95,9 @@ function changeRows(handle: Handle, listId: number, where: SQL, limit: number, n
              order by j.watch_list_run desc limit 1) as result_sealed`
     : sql``;
   return handle.rows<ChangeRow>(sql`
-    select c.run, c.position, c.kind, ${KIND_ORDER} as kind_order, c.job_public_id, c.before_sealed, c.after_sealed, c.detected_at, e.identifier_sealed ${answer}
+    select c.run, c.position, c.kind, ${KIND_ORDER} as kind_order, c.job_public_id, c.before_sealed, c.after_sealed, c.detected_at, e.identifier_sealed,
+           (select i.constancia_id from bulk_jobs j join bulk_job_items i on i.job_id = j.id and i.position = c.position
+             where j.public_id = c.job_public_id) as constancia_id ${answer}
       from watch_list_changes c join watch_list_entries e on e.watch_list_id = c.watch_list_id and e.position = c.position
      where c.watch_list_id = ${listId}::integer ${where}
      order by c.run desc, c.position, kind_order
@@ -109,6 +114,7 @@ function changeOf(row: ChangeRow): WatchListChange {
     position: Number(row.position),
     jobId: row.job_public_id,
     detectedAt: new Date(row.detected_at),
+    constanciaId: row.constancia_id,
   };
 }
 

@@ -14,6 +14,7 @@ const change = (overrides: Partial<NamedWatchListChange>): NamedWatchListChange 
   position: 0,
   jobId: 'lote_0123456789abcdef0123',
   detectedAt: new Date('2026-11-02T04:30:05.123Z'),
+  constanciaId: null,
   ...overrides,
 });
 

@@ -18,6 +18,8 @@ export interface WatchListEdit {
   state?: WatchListState;
   add?: readonly string[];
   remove?: readonly string[];
+  /** Whether its next runs ask for a constancia per found entry (the caller checked the integration has them). */
+  constancias?: boolean;
 }
 
 /** A NIT of the request not acted on, by its 1-based position in the field it came in. */
@@ -146,6 +148,10 @@ async function editIn(transaction: Executor, actor: Actor, integrationId: number
   if (edit.state !== undefined && edit.state !== before.state) {
     await rowsIn(transaction, sql`update watch_lists set state = ${edit.state}::text where id = ${listId}::integer`);
   }
+  if (edit.constancias !== undefined && edit.constancias !== before.constancias) {
+    // From the next run on: a run under way keeps what its job asked for.
+    await rowsIn(transaction, sql`update watch_lists set constancias = ${edit.constancias}::boolean where id = ${listId}::integer`);
+  }
 
   const after = await readWatchList(integrationId, publicId, transaction);
   if (!after) throw new Error('a watch list vanished while it was edited');
@@ -154,6 +160,7 @@ async function editIn(transaction: Executor, actor: Actor, integrationId: number
     writeAudit(transaction, actor, { action, targetType: 'integration', targetId: integrationId, before: { vigilancia: publicId, ...was }, after: { vigilancia: publicId, ...is } });
   if (after.name !== before.name) await audit('watch_list.rename', { nombre: 'anterior' }, { nombre: 'nuevo' });
   if (after.schedule !== before.schedule) await audit('watch_list.set_schedule', { frecuencia: before.schedule }, { frecuencia: after.schedule });
+  if (after.constancias !== before.constancias) await audit('watch_list.set_constancias', { constancias: before.constancias }, { constancias: after.constancias });
   if (after.state !== before.state) await audit(after.state === 'en_pausa' ? 'watch_list.pause' : 'watch_list.resume', { estado: before.state }, { estado: after.state });
   if (removed > 0) await audit('watch_list.remove_nits', { nits: before.entries }, { nits: before.entries - removed, quitados: removed });
   if (added > 0) await audit('watch_list.add_nits', { nits: before.entries - removed }, { nits: after.entries, agregados: added });

@@ -17,6 +17,8 @@ export interface RunChanges {
   /** How many changes of each kind; empty for the baseline and for a run where nothing changed. */
   counts: Partial<Record<WatchListChangeKind, number>>;
   total: number;
+  /** The run asked for constancias: each change carries the receipt of the answer that showed it. */
+  constancias: boolean;
 }
 
 export type WatchListChangesListener = (changes: RunChanges) => Promise<void> | void;

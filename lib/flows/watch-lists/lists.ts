@@ -48,6 +48,8 @@ export interface WatchListView {
   lastRun: { jobId: string; state: string; createdAt: Date; finishedAt: Date | null; /** The changes it found. */ changes: number } | null;
   /** How many changes its runs have found, all runs together. */
   changes: number;
+  /** Its runs' found entries each get a constancia de consulta (the integration has them enabled). */
+  constancias: boolean;
 }
 
 export interface SetAsideEntry {
@@ -72,7 +74,7 @@ export type CreateOutcome =
  */
 export async function createWatchList(
   integrationId: number,
-  input: { name: string; catalog: WatchCatalog; schedule: WatchSchedule; nits: readonly string[]; idempotencyKey?: string },
+  input: { name: string; catalog: WatchCatalog; schedule: WatchSchedule; nits: readonly string[]; idempotencyKey?: string; constancias?: boolean },
   transaction?: WatchListTransaction,
 ): Promise<CreateOutcome> {
   const planned = planItems(input.catalog, input.nits);
@@ -92,9 +94,9 @@ export async function createWatchList(
   // the same statement) and the other reads that list.
   const [created] = await rowsIn<{ public_id: string }>(transaction, sql`
     with list as (
-      insert into watch_lists (public_id, integration_id, name, catalog, schedule, total_entries, next_run_at, idempotency_key_hash, request_hash)
+      insert into watch_lists (public_id, integration_id, name, catalog, schedule, total_entries, next_run_at, idempotency_key_hash, request_hash, constancias)
       values (${publicId}::text, ${integrationId}::integer, ${input.name}::text, ${input.catalog}::text, ${input.schedule}::text,
-              ${entries.length}::integer, now(), ${keyHash}::text, ${hash}::text)
+              ${entries.length}::integer, now(), ${keyHash}::text, ${hash}::text, ${input.constancias ?? false}::boolean)
       on conflict do nothing
       returning id, public_id
     ),
@@ -122,10 +124,10 @@ export async function createWatchList(
  * What tells two creations with one key apart: everything sent, hashed with the personal-data
  * search key (an HMAC: the NITs are not recoverable from it), as a job's request is.
  */
-function requestHash(input: { name: string; catalog: WatchCatalog; schedule: WatchSchedule; nits: readonly string[] }): string {
-  return createHmac('sha256', personalDataKeys().search.key)
-    .update(JSON.stringify(['vigilancia', input.name, input.catalog, input.schedule, input.nits]), 'utf8')
-    .digest('base64url');
+function requestHash(input: { name: string; catalog: WatchCatalog; schedule: WatchSchedule; nits: readonly string[]; constancias?: boolean }): string {
+  // A list without receipts hashes as every list did before they existed.
+  const asked = ['vigilancia', input.name, input.catalog, input.schedule, input.nits, ...(input.constancias ? ['constancias'] : [])];
+  return createHmac('sha256', personalDataKeys().search.key).update(JSON.stringify(asked), 'utf8').digest('base64url');
 }
 
 type ListRow = {
@@ -144,13 +146,14 @@ type ListRow = {
   last_finished: string | Date | null;
   last_changes: string | number | null;
   changes: string | number;
+  constancias: boolean;
 };
 
 const LIST_COLUMNS = sql`
   w.public_id, w.name, w.catalog, w.schedule, w.state, w.total_entries, w.next_run_at, w.created_at, w.runs,
   r.public_id as last_job, r.state as last_state, r.created_at as last_created, r.finished_at as last_finished,
   (select count(*) from watch_list_changes c where c.watch_list_id = w.id and c.run = r.watch_list_run) as last_changes,
-  w.changes_total as changes`;
+  w.changes_total as changes, w.constancias`;
 
 const LAST_RUN = sql`left join lateral (
     select j.public_id, j.state, j.created_at, j.finished_at, j.watch_list_run from bulk_jobs j
@@ -178,6 +181,7 @@ function viewOf(row: ListRow): WatchListView {
             changes: Number(row.last_changes ?? 0),
           },
     changes: Number(row.changes),
+    constancias: row.constancias === true,
   };
 }
 

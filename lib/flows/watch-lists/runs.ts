@@ -111,12 +111,12 @@ export type { RunChanges };
 export async function computeRunChanges(jobId: number): Promise<RunChanges | null> {
   const handle = await db();
   const computed = await handle.transaction(async (tx) => {
-    const [job] = await rowsIn<{ public_id: string; state: string; watch_list_id: number | null; watch_list_run: number; integration_id: number }>(
+    const [job] = await rowsIn<{ public_id: string; state: string; watch_list_id: number | null; watch_list_run: number; integration_id: number; constancias: boolean }>(
       tx,
       sql`
       update bulk_jobs set changes_computed_at = now()
        where id = ${jobId}::integer and watch_list_id is not null and changes_computed_at is null and state in ('completado', 'cancelado')
-      returning public_id, state, watch_list_id, watch_list_run, integration_id`,
+      returning public_id, state, watch_list_id, watch_list_run, integration_id, constancias`,
     );
     if (!job || job.state !== 'completado' || job.watch_list_id === null) return null;
     const listId = Number(job.watch_list_id);
@@ -166,6 +166,7 @@ export async function computeRunChanges(jobId: number): Promise<RunChanges | nul
       run: Number(job.watch_list_run),
       counts,
       total: changes.length,
+      constancias: job.constancias === true,
     } satisfies RunChanges;
   });
   return computed;
@@ -178,10 +179,10 @@ export async function computeRunChanges(jobId: number): Promise<RunChanges | nul
  */
 export async function readRunChanges(jobId: number): Promise<RunChanges | null> {
   const handle = await db();
-  const [job] = await rowsIn<{ public_id: string; integration_id: number; watch_list_id: number; watch_list_run: number; list_public_id: string; list_name: string }>(
+  const [job] = await rowsIn<{ public_id: string; integration_id: number; watch_list_id: number; watch_list_run: number; list_public_id: string; list_name: string; constancias: boolean }>(
     handle,
     sql`
-    select j.public_id, j.integration_id, j.watch_list_id, j.watch_list_run, w.public_id as list_public_id, w.name as list_name
+    select j.public_id, j.integration_id, j.watch_list_id, j.watch_list_run, w.public_id as list_public_id, w.name as list_name, j.constancias
       from bulk_jobs j join watch_lists w on w.id = j.watch_list_id
      where j.id = ${jobId}::integer and j.state = 'completado' and j.changes_computed_at is not null`,
   );
@@ -199,7 +200,16 @@ export async function readRunChanges(jobId: number): Promise<RunChanges | null> 
     counts[row.kind] = Number(row.count);
     total += Number(row.count);
   }
-  return { integrationId: Number(job.integration_id), listPublicId: job.list_public_id, listName: job.list_name, jobPublicId: job.public_id, run: Number(job.watch_list_run), counts, total };
+  return {
+    integrationId: Number(job.integration_id),
+    listPublicId: job.list_public_id,
+    listName: job.list_name,
+    jobPublicId: job.public_id,
+    run: Number(job.watch_list_run),
+    counts,
+    total,
+    constancias: job.constancias === true,
+  };
 }
 
 /**

@@ -8,6 +8,7 @@ import type { EditSetAside } from './edit';
 import type { SetAsideEntry, WatchListView } from './lists';
 import { WATCH_CATALOGS } from './snapshot';
 import { WATCH_SCHEDULES } from './schedule';
+import { constanciaAddress } from '@/lib/core/constancias/payload';
 
 export const MAX_WATCH_LIST_NAME_LENGTH = 100;
 
@@ -27,16 +28,22 @@ export const watchListRequestSchema = z
       .min(1)
       .max(MAX_BULK_IDENTIFIERS)
       .describe('Los NIT que vigila (con o sin guion). Los inválidos y los repetidos se apartan: no se guardan ni se consultan.'),
+    constancias: z
+      .boolean()
+      .optional()
+      .describe(
+        'Con true, cada NIT encontrado en cada ejecución lleva la constancia de consulta firmada de su respuesta, y cada cambio la de la respuesta que lo mostró. Solo si su integración tiene las constancias habilitadas; si no, 403.',
+      ),
   })
   .meta({ id: 'VigilanciaRequest', description: 'Cuerpo de POST /vigilancias.' });
 
-export type WatchListRequestProblem = 'nombre' | 'catalogo' | 'frecuencia' | 'nits' | 'fields';
+export type WatchListRequestProblem = 'nombre' | 'catalogo' | 'frecuencia' | 'nits' | 'constancias' | 'fields';
 
 export function parseWatchListRequest(value: unknown): { ok: true; value: z.infer<typeof watchListRequestSchema> } | { ok: false; problem: WatchListRequestProblem } {
   const parsed = watchListRequestSchema.safeParse(value);
   if (parsed.success) return { ok: true, value: parsed.data };
   const first = parsed.error.issues[0]?.path[0];
-  if (first === 'nombre' || first === 'catalogo' || first === 'frecuencia' || first === 'nits') return { ok: false, problem: first };
+  if (first === 'nombre' || first === 'catalogo' || first === 'frecuencia' || first === 'nits' || first === 'constancias') return { ok: false, problem: first };
   return { ok: false, problem: 'fields' };
 }
 
@@ -56,6 +63,7 @@ export const watchListSchema = z
       .nullable(),
     cambios: z.int().describe('Cuántos cambios han encontrado sus ejecuciones.'),
     cambios_url: z.string().describe('La ruta de sus cambios.'),
+    constancias: z.boolean().describe('true si sus ejecuciones piden una constancia de consulta por NIT encontrado (y cada cambio trae la suya).'),
   })
   .meta({ id: 'Vigilancia', description: 'Una lista de NIT guardada que se consulta según su frecuencia.' });
 
@@ -80,6 +88,11 @@ export const watchListChangeSchema = z
     ejecucion: z.int(),
     lote: z.string().describe('El lote de la ejecución que lo encontró.'),
     detectado_en: z.string(),
+    constancia_id: z
+      .string()
+      .nullable()
+      .describe('La constancia de consulta de la respuesta que mostró el cambio, en una vigilancia con constancias: true; null si no la tiene (el NIT dejó de encontrarse, o la ejecución no las pedía).'),
+    constancia_url: z.string().nullable().describe('Dónde leer esa constancia (GET, JSON o PDF); null si no la tiene.'),
   })
   .meta({ id: 'VigilanciaCambio', description: 'Un cambio de un NIT entre dos ejecuciones.' });
 
@@ -107,6 +120,7 @@ export function watchListBody(list: WatchListView): WatchListBody {
         : { lote: list.lastRun.jobId, estado: list.lastRun.state, creada_en: list.lastRun.createdAt.toISOString(), terminada_en: list.lastRun.finishedAt?.toISOString() ?? null },
     cambios: list.changes,
     cambios_url: `/api/vigilancias/${list.publicId}/cambios`,
+    constancias: list.constancias,
   };
 }
 
@@ -124,6 +138,8 @@ export function watchListChangesBody(page: ChangesPage): z.infer<typeof watchLis
       ejecucion: change.run,
       lote: change.jobId,
       detectado_en: change.detectedAt.toISOString(),
+      constancia_id: change.constanciaId,
+      constancia_url: change.constanciaId === null ? null : constanciaAddress(change.constanciaId),
     })),
     siguiente: page.next ?? null,
   };
@@ -147,17 +163,21 @@ export const watchListEditSchema = z
       .max(MAX_BULK_IDENTIFIERS)
       .optional()
       .describe('NIT que deja de vigilar (con o sin guion). Se borran con su último estado y sus cambios. Una ejecución ya en curso termina con los NIT con que empezó.'),
+    constancias: z
+      .boolean()
+      .optional()
+      .describe('Si las próximas ejecuciones piden constancias de consulta (una ya en curso sigue como empezó). true solo si su integración las tiene habilitadas; si no, 403.'),
   })
   .refine((edit) => Object.values(edit).some((value) => value !== undefined), { message: 'empty' })
   .meta({ id: 'VigilanciaCambioRequest', description: 'Cuerpo de PATCH /vigilancias/{id}: al menos un campo; cada cambio queda en la actividad de su integración.' });
 
-export type WatchListEditProblem = 'nombre' | 'frecuencia' | 'estado' | 'agregar_nits' | 'quitar_nits' | 'editFields';
+export type WatchListEditProblem = 'nombre' | 'frecuencia' | 'estado' | 'agregar_nits' | 'quitar_nits' | 'constancias' | 'editFields';
 
 export function parseWatchListEdit(value: unknown): { ok: true; value: z.infer<typeof watchListEditSchema> } | { ok: false; problem: WatchListEditProblem } {
   const parsed = watchListEditSchema.safeParse(value);
   if (parsed.success) return { ok: true, value: parsed.data };
   const first = parsed.error.issues[0]?.path[0];
-  if (first === 'nombre' || first === 'frecuencia' || first === 'estado' || first === 'agregar_nits' || first === 'quitar_nits') return { ok: false, problem: first };
+  if (first === 'nombre' || first === 'frecuencia' || first === 'estado' || first === 'agregar_nits' || first === 'quitar_nits' || first === 'constancias') return { ok: false, problem: first };
   return { ok: false, problem: 'editFields' };
 }
 

@@ -17,7 +17,15 @@ export async function noteWatchListChanges(notifier: IntegratorNotifier, changes
     watchListChanges.draft(
       {
         integration,
-        changes: { listPublicId: changes.listPublicId, listName: changes.listName, jobPublicId: changes.jobPublicId, run: changes.run, counts: changes.counts, total: changes.total },
+        changes: {
+          listPublicId: changes.listPublicId,
+          listName: changes.listName,
+          jobPublicId: changes.jobPublicId,
+          run: changes.run,
+          counts: changes.counts,
+          total: changes.total,
+          constancias: changes.constancias,
+        },
       },
       notifier.settings,
     ),

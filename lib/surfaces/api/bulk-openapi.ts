@@ -94,13 +94,16 @@ export function bulkPaths(): Paths {
           '202': { ...job('Lote creado; corre en segundo plano.'), headers: { Location: { description: 'La ruta del lote.', schema: { type: 'string' } } } },
           '400': {
             ...catalogError('El cuerpo no se puede usar, falta la Idempotency-Key, o la clave no es válida o ya se usó con otra lista (X-Motivo-Rechazo dice cuál).', {
-              ...pick(BULK_MESSAGES, 'content_type', 'too_large', 'malformed', 'catalog', 'identifiers', 'fields', 'idempotencyKeyMissing'),
+              ...pick(BULK_MESSAGES, 'content_type', 'too_large', 'malformed', 'catalog', 'identifiers', 'constancias', 'fields', 'idempotencyKeyMissing'),
               sourceRejectedData: CATALOG_MESSAGES.sourceRejectedData,
             }),
             headers: { 'X-Motivo-Rechazo': { description: 'Solo cuando el 400 se debe a la Idempotency-Key.', schema: { type: 'string', enum: ['idempotency-key-invalid', 'idempotency-key-reused'] } } },
           },
           ...common,
-          '403': catalogError('Sin credenciales de integración, o el catálogo elegido no está habilitado para su integración.', pick(CATALOG_MESSAGES, 'credentialsRequired', 'catalogNotEnabled')),
+          '403': catalogError('Sin credenciales de integración, el catálogo elegido no está habilitado para su integración, o pidió constancias sin tenerlas habilitadas.', {
+            ...pick(CATALOG_MESSAGES, 'credentialsRequired', 'catalogNotEnabled'),
+            ...pick(BULK_MESSAGES, 'constanciasNotEnabled'),
+          }),
         }),
       },
     },

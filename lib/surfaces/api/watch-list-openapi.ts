@@ -38,6 +38,7 @@ function exampleWatchListView(): WatchListView {
     runs: 1,
     lastRun: { jobId: EXAMPLE_JOB_ID, state: 'completado', createdAt: created, finishedAt: new Date(created.getTime() + 40 * 60_000), changes: 0 },
     changes: 0,
+    constancias: false,
   };
 }
 
@@ -88,13 +89,16 @@ export function watchListPaths(): Paths {
           '400': {
             ...catalogError('El cuerpo no se puede usar, ninguno de los NIT es válido, falta la Idempotency-Key, o la clave no es válida o ya se usó con otro cuerpo (X-Motivo-Rechazo dice cuál).', {
               ...pick(BULK_MESSAGES, 'content_type', 'too_large', 'malformed'),
-              ...pick(WATCH_LIST_MESSAGES, 'nombre', 'catalogo', 'frecuencia', 'nits', 'fields', 'nothingToWatch', 'idempotencyKeyMissing'),
+              ...pick(WATCH_LIST_MESSAGES, 'nombre', 'catalogo', 'frecuencia', 'nits', 'constancias', 'fields', 'nothingToWatch', 'idempotencyKeyMissing'),
               sourceRejectedData: CATALOG_MESSAGES.sourceRejectedData,
             }),
             headers: { 'X-Motivo-Rechazo': { description: 'Solo cuando el 400 se debe a la Idempotency-Key.', schema: { type: 'string', enum: ['idempotency-key-invalid', 'idempotency-key-reused'] } } },
           },
           ...common,
-          '403': catalogError('Sin credenciales de integración, o el catálogo elegido no está habilitado para su integración.', pick(CATALOG_MESSAGES, 'credentialsRequired', 'catalogNotEnabled')),
+          '403': catalogError('Sin credenciales de integración, el catálogo elegido no está habilitado para su integración, o pidió constancias sin tenerlas habilitadas.', {
+            ...pick(CATALOG_MESSAGES, 'credentialsRequired', 'catalogNotEnabled'),
+            ...pick(BULK_MESSAGES, 'constanciasNotEnabled'),
+          }),
         }),
       },
     },
@@ -137,10 +141,14 @@ export function watchListPaths(): Paths {
           },
           '400': catalogError('El cuerpo no se puede usar, o la vigilancia se quedaría sin NIT o con más de los que cabe en un lote.', {
             ...pick(BULK_MESSAGES, 'content_type', 'too_large', 'malformed'),
-            ...pick(WATCH_LIST_MESSAGES, 'nombre', 'frecuencia', 'estado', 'agregar_nits', 'quitar_nits', 'editFields', 'nothingLeft', 'tooMany'),
+            ...pick(WATCH_LIST_MESSAGES, 'nombre', 'frecuencia', 'estado', 'agregar_nits', 'quitar_nits', 'constancias', 'editFields', 'nothingLeft', 'tooMany'),
           }),
           '404': notFound,
           ...common,
+          '403': catalogError('Sin credenciales de integración, o pidió constancias sin tenerlas habilitadas.', {
+            ...pick(CATALOG_MESSAGES, 'credentialsRequired'),
+            ...pick(BULK_MESSAGES, 'constanciasNotEnabled'),
+          }),
         }),
       },
     },
@@ -158,7 +166,7 @@ export function watchListPaths(): Paths {
               'application/json': {
                 schema: ref(watchListChangesSchema),
                 example: {
-                  cambios: [{ nit: '576937-K', tipo: 'omiso', antes: false, despues: true, ejecucion: 2, lote: 'lote_8d41c0a9f27b5e3c1a60', detectado_en: '2026-12-24T11:02:41.318Z' }],
+                  cambios: [{ nit: '576937-K', tipo: 'omiso', antes: false, despues: true, ejecucion: 2, lote: 'lote_8d41c0a9f27b5e3c1a60', detectado_en: '2026-12-24T11:02:41.318Z', constancia_id: null, constancia_url: null }],
                   siguiente: null,
                 },
               },

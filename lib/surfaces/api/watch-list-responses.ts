@@ -9,7 +9,8 @@ export const WATCH_LIST_MESSAGES = {
   catalogo: 'El campo catalogo debe ser omisos o rtu.',
   frecuencia: 'El campo frecuencia debe ser mensual o semanal.',
   nits: `Envíe entre 1 y ${MAX_BULK_IDENTIFIERS.toLocaleString('en-US')} NIT como texto en el campo nits.`,
-  fields: 'El cuerpo debe ser un objeto JSON con los campos nombre, catalogo, frecuencia y nits, y ningún otro.',
+  fields: 'El cuerpo debe ser un objeto JSON con los campos nombre, catalogo, frecuencia y nits (y, si quiere, constancias), y ningún otro.',
+  constancias: 'El campo constancias, si se envía, debe ser true o false.',
   idempotencyKeyMissing: 'Envíe el encabezado Idempotency-Key para crear una vigilancia.',
   nothingToWatch: 'Ninguno de los NIT enviados es válido: no se guardó la vigilancia.',
   notFound: 'No encontramos una vigilancia con ese id.',
@@ -17,7 +18,7 @@ export const WATCH_LIST_MESSAGES = {
   estado: 'El campo estado debe ser activa o en_pausa.',
   agregar_nits: `El campo agregar_nits debe ser una lista de hasta ${MAX_BULK_IDENTIFIERS.toLocaleString('en-US')} NIT como texto.`,
   quitar_nits: `El campo quitar_nits debe ser una lista de hasta ${MAX_BULK_IDENTIFIERS.toLocaleString('en-US')} NIT como texto.`,
-  editFields: 'El cuerpo debe ser un objeto JSON con al menos uno de los campos nombre, frecuencia, estado, agregar_nits y quitar_nits, y ningún otro.',
+  editFields: 'El cuerpo debe ser un objeto JSON con al menos uno de los campos nombre, frecuencia, estado, agregar_nits, quitar_nits y constancias, y ningún otro.',
   nothingLeft: 'La vigilancia se quedaría sin NIT: para dejar de vigilar, elimínela.',
   tooMany: `La vigilancia tendría más de ${MAX_BULK_IDENTIFIERS.toLocaleString('en-US')} NIT.`,
 } as const satisfies Record<WatchListRequestProblem | WatchListEditProblem | string, string>;

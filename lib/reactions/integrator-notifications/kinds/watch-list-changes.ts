@@ -12,6 +12,8 @@ export interface WatchListChangeFacts {
   run: number;
   counts: Partial<Record<'registro' | 'omiso' | 'cobro_coactivo' | 'estado_rtu', number>>;
   total: number;
+  /** Each change carries the constancia de consulta of the answer that showed it (the list asked for them). */
+  constancias?: boolean;
 }
 
 const CHANGE_KIND_WORDS = {
@@ -38,7 +40,7 @@ export const watchListChanges = defineNotificationKind({
       titulo: 'Hay cambios en su vigilancia',
       mensaje:
         `La vigilancia ${changes.listPublicId} de «${integration.nombre}» encontró ${count(changes.total, 'cambio', 'cambios')} desde su ejecución anterior: ${parts.join(', ')}. ` +
-        `Vea el antes y el después de cada uno en GET ${link}.`,
+        `Vea el antes y el después de cada uno en GET ${link}${changes.constancias ? ', con la constancia de consulta de la respuesta que lo mostró' : ''}.`,
       datos: {
         vigilancia: changes.listPublicId,
         ejecucion: changes.run,
@@ -53,7 +55,7 @@ export const watchListChanges = defineNotificationKind({
     };
   },
   docs: {
-    when: 'Una ejecución de una vigilancia encontró cambios desde la anterior: cuántos de cada tipo (`datos.omiso`, `datos.cobro_coactivo`, `datos.estado_rtu`, `datos.registro`) y la ruta donde leer el antes y el después (`datos.cambios_url`). Sin cambios no hay aviso. No lleva ningún NIT. Uno por ejecución.',
+    when: 'Una ejecución de una vigilancia encontró cambios desde la anterior: cuántos de cada tipo (`datos.omiso`, `datos.cobro_coactivo`, `datos.estado_rtu`, `datos.registro`) y la ruta donde leer el antes y el después (`datos.cambios_url`); en una vigilancia con constancias, cada cambio allí trae la constancia de consulta de la respuesta que lo mostró (`constancia_id`, `constancia_url`), y el mensaje lo dice. Sin cambios no hay aviso. No lleva ningún NIT. Uno por ejecución.',
     exampleId: 21,
     example: ({ integration }) => ({
       integration,
