@@ -49,10 +49,10 @@ afterAll(async () => {
 });
 
 /** Each flooded in turn: the public pages and the signed-out sign-in pages (no cookie, no query). */
-const FLOODED_PAGES = ['/docs', '/estado', '/admin/login', '/portal/ingresar', '/portal/ingresar/empresa'];
+const FLOODED_PAGES = ['/docs', '/estado', '/admin/login', '/portal/ingresar', '/portal/ingresar/empresa', '/verificar?constancia=00000000-0000-4000-8000-000000000000'];
 
 describe('a flood of the public pages and the sign-in pages', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
-  it('leaves a lookup beside it within twice its median time alone, on /docs, /estado, /admin/login, /portal/ingresar and /portal/ingresar/empresa', async () => {
+  it('leaves a lookup beside it within twice its median time alone, on /docs, /estado, /admin/login, /portal/ingresar, /portal/ingresar/empresa and /verificar', async () => {
     await medianLookupMs(app, integration); // warm-up: the app's first answers compile and connect
     const idleBefore = await medianLookupMs(app, integration);
     const results: Record<string, { median: number; statuses: Record<number, number> }> = {};
