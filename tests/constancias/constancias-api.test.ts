@@ -129,6 +129,11 @@ describe('a lookup sent with x-constancia: true', () => {
     const madeUp = await get(`/api/constancias/00000000-0000-4000-8000-000000000000`, credentialHeaders(withReceipts));
     expect(other).toMatchObject({ status: 404 });
     expect(madeUp).toMatchObject({ status: 404, body: other.body });
+    // Its query's record names it, for the integration's systems as for its portal.
+    const record = await get(`/api/consultas/${asked.requestId}`, credentialHeaders(withReceipts));
+    expect(record.body).toMatchObject({ tipo: 'consulta', registro: { constancia_id: asked.headers.get('x-constancia-id'), constancia_url: url } });
+    const plain = await gateway.call(ALL_ROUTES[0], { as: withReceipts, json: validRequestBody(ALL_ROUTES[0], gateway.sample) });
+    expect((await get(`/api/consultas/${plain.requestId}`, credentialHeaders(withReceipts))).body).toMatchObject({ registro: { constancia_id: null, constancia_url: null } });
   });
 
   it('gets none, and says why, where receipts are off, on a refusal and on a replayed Idempotency-Key', async () => {

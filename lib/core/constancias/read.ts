@@ -72,6 +72,13 @@ export async function constanciaOfRequest(requestId: string, integrationId?: num
   return row ? toStored(row) : null;
 }
 
+/** The id of the receipt a request got, if any (its integration's own): a record names it. */
+export async function constanciaIdOfRequest(requestId: string, integrationId: number): Promise<string | null> {
+  const handle = await database();
+  const [row] = await handle.rows<{ id: string }>(sql`select id from constancias where request_id = ${requestId} and integration_id = ${integrationId}`);
+  return row?.id ?? null;
+}
+
 function toStored(row: ConstanciaRow): StoredConstancia {
   return {
     id: row.id,

@@ -72,7 +72,7 @@ export function recordPaths(): Paths {
                   monto_cobrado: '1.50',
                   moneda: 'GTQ',
                   repite: null,
-                  registro: { ...EXAMPLE_RECORD, que_paso: null, tarifa: '1.50', motivo_sin_cobro: null, movimientos: [{ descripcion: 'Reserva del saldo al iniciar la consulta', efecto: '-1.50', fecha: '2026-11-24T10:30:01.002Z' }] },
+                  registro: { ...EXAMPLE_RECORD, que_paso: null, tarifa: '1.50', motivo_sin_cobro: null, movimientos: [{ descripcion: 'Reserva del saldo al iniciar la consulta', efecto: '-1.50', fecha: '2026-11-24T10:30:01.002Z' }], constancia_id: null, constancia_url: null },
                 },
               },
             },

@@ -4,6 +4,8 @@
 // the credentials named and nothing else: another integration's request id reads exactly as one no
 // record or trace has. NIT and CUI leave masked, as on every page; the API has no reveal.
 import { z } from 'zod';
+import { constanciaIdOfRequest } from '@/lib/core/constancias/read';
+import { constanciaAddress } from '@/lib/core/constancias/payload';
 import { lookupKind, type LookupKind } from '@/db/schema';
 import { maskedIdentifiers } from '@/lib/core/sealing/masking';
 import type { RecordFilters } from '@/lib/core/records/filters';
@@ -93,6 +95,8 @@ export const recordDetailSchema = recordSummarySchema
     tarifa: z.string().nullable().describe('La tarifa reservada al consultar, en quetzales; null si no se reservó.'),
     motivo_sin_cobro: z.string().nullable().describe('Por qué no se cobró; null si se cobró.'),
     movimientos: z.array(movementSchema).describe('Los movimientos del saldo de esta consulta: su suma es menos lo cobrado.'),
+    constancia_id: z.string().nullable().describe('La constancia de consulta que recibió (x-constancia-id), si la pidió y se emitió; null si no.'),
+    constancia_url: z.string().nullable().describe('Dónde leer esa constancia (GET, JSON o PDF); null si no hay.'),
   })
   .meta({ id: 'ConsultaRegistro', description: 'Una consulta registrada con su cobro explicado, como su página en el portal.' });
 
@@ -144,15 +148,18 @@ export async function recordPage(filters: RecordFilters, cursor: string | undefi
   return { consultas: page.rows.map(summaryOf), siguiente: page.older ?? null };
 }
 
-function detailOf(detail: RecordDetail): RecordDetailBody {
+async function detailOf(integrationId: number, detail: RecordDetail): Promise<RecordDetailBody> {
   const masked = maskedIdentifiers(detail.record);
   const charge = explainCharge(masked, detail.ledger, masked.lookup);
+  const constanciaId = await constanciaIdOfRequest(detail.record.requestId, integrationId);
   return {
     ...summaryOf(detail.record),
     que_paso: explainRecordError(masked) ?? null,
     tarifa: masked.tariffCentavos === null ? null : centavosAsDecimal(masked.tariffCentavos),
     motivo_sin_cobro: charge.notChargedBecause ?? null,
     movimientos: charge.movements.map((movement) => ({ descripcion: movement.label, efecto: centavosAsDecimal(movement.effectCentavos), fecha: movement.createdAt.toISOString() })),
+    constancia_id: constanciaId,
+    constancia_url: constanciaId === null ? null : constanciaAddress(constanciaId),
   };
 }
 
@@ -166,7 +173,7 @@ export async function answerForRequestId(integrationId: number, text: string): P
   if (!requestId || !isPlausibleRequestId(requestId)) return undefined;
   const own = await findIntegrationRecordDetail(integrationId, requestId);
   if (own) {
-    const record = detailOf(own);
+    const record = await detailOf(integrationId, own);
     return {
       request_id: requestId,
       tipo: 'consulta',
@@ -196,7 +203,7 @@ export async function answerForRequestId(integrationId: number, text: string): P
     monto_cobrado: centavosAsDecimal(0),
     moneda: CURRENCY,
     repite: trace.kind === 'replay' ? trace.replayOf : null,
-    registro: original ? detailOf(original) : null,
+    registro: original ? await detailOf(integrationId, original) : null,
   };
 }
 
