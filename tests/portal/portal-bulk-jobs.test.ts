@@ -11,6 +11,7 @@ import { db } from '@/db/client';
 import { bulkJobs, personalDataAccess } from '@/db/schema';
 import { balanceAndLedgerSum } from '@/lib/core/billing/ledger';
 import { pauseJobAsAdmin } from '@/lib/flows/bulk/console';
+import { setConstancias } from '@/lib/flows/integration-management/service';
 import { BULK_DOWNLOAD_MESSAGES } from '@/lib/surfaces/portal/bulk-download';
 import { BULK_FORM_MESSAGES } from '@/lib/surfaces/portal/bulk';
 import { PORTAL_ACTION_MESSAGES } from '@/lib/surfaces/portal/action';
@@ -38,7 +39,7 @@ const people = {
 const knownNits = (() => {
   const population = createPopulation({ seed: DEFAULT_SIMULATOR_SEED });
   const nits: string[] = [];
-  for (let index = 0; nits.length < 4; index++) {
+  for (let index = 0; nits.length < 5; index++) {
     const member = population.member(index);
     if (member.classicNit && member.sourceHoldsCopy && member.quirks.length === 0) nits.push(member.classicNit);
   }
@@ -307,5 +308,21 @@ describe('Lotes in the portal', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => 
     const row = list.split('data-testid="bulk-job-row"').slice(1).find((candidate) => candidate.includes(path))!;
     expect(row).toMatch(/data-testid="bulk-job-set-aside">1</);
     expect(row).toMatch(/data-label="Rechazados por la fuente, sin costo" data-testid="bulk-job-rejected">1</);
+  });
+
+  it('offers a constancia per found row only where the integration has them, and its job asks for them', async () => {
+    const rows = ['nit', knownNits[4]!];
+    const confirmed = async () => String(answerOf(await estimate(developer, 'rtu', csvFile(rows))).data!.confirmation);
+    const withConstancias = async () =>
+      answerOf(await developer.serverActionWithFiles('/portal/lotes/nuevo', 'createPortalBulkJobAction', { catalogo: 'rtu', confirmacion: await confirmed(), constancias: true }, { archivo: csvFile(rows) }));
+    expect((await developer.request('/portal/lotes/nuevo')).text).not.toContain('data-testid="bulk-constancias"');
+    expect(await withConstancias()).toMatchObject({ ok: false, message: BULK_FORM_MESSAGES.constanciasNotEnabled });
+
+    expect((await setConstancias(TEST_ACTOR, integration.id, true)).ok).toBe(true);
+    expect((await developer.request('/portal/lotes/nuevo')).text).toContain('data-testid="bulk-constancias"');
+    const created = await withConstancias();
+    expect(created.ok, created.message).toBe(true);
+    const job = (await jobsOf(integration)).find((candidate) => String(created.data!.path).endsWith(candidate.publicId))!;
+    expect(job.constancias).toBe(true);
   });
 });

@@ -85,8 +85,14 @@ export type EstimateOutcome =
 export const BULK_FORM_MESSAGES = {
   notEnabled: 'Ese catálogo no está habilitado para su integración: un lote no puede consultarlo. Pida a la administración del servicio que lo habilite.',
   keyReused: 'Esta confirmación ya creó un lote con otro archivo o catálogo. Vuelva a calcular el costo y confirme de nuevo.',
+  constanciasNotEnabled: 'Su integración no tiene habilitadas las constancias de consulta: cree el lote sin ellas, o pida a la administración del servicio que las habilite.',
   ...BULK_UPLOAD_MESSAGES,
 } as const;
+
+/** Whether the session's integration has constancias de consulta on (the form offers them only then). */
+export async function portalConstanciasEnabled(user: PortalUserSession): Promise<boolean> {
+  return (await findIntegration(user.integrationId))?.constanciasEnabled === true;
+}
 
 /** Whether the integration may look this catalog up (its flag, as the API and every item check it). */
 async function integrationFor(user: PortalUserSession, catalog: CatalogName) {
@@ -142,10 +148,23 @@ export type CreateOutcome = { ok: true; publicId: string; existed: boolean } | {
  * Creates the job through submitJob, as POST /api/lotes does. The same confirmation sent again (a
  * double click, a form sent twice, another instance) gives the job the first one created.
  */
-export async function createPortalBulkJob(user: PortalUserSession, catalog: CatalogName, file: Uint8Array, confirmation: string, fileName?: unknown): Promise<CreateOutcome> {
+export async function createPortalBulkJob(
+  user: PortalUserSession,
+  catalog: CatalogName,
+  file: Uint8Array,
+  confirmation: string,
+  fileName?: unknown,
+  /** A constancia de consulta per found row, as POST /api/lotes's `constancias`. */
+  constancias = false,
+): Promise<CreateOutcome> {
   const planned = await estimatePortalBulkJob(user, catalog, file);
   if (!planned.ok) return planned;
-  const submitted = await submitJob(user.integrationId, catalog, planned.identifiers, portalIdempotencyKey(confirmation), { fileName: bulkFileName(fileName), portalUserId: user.id });
+  if (constancias && !(await portalConstanciasEnabled(user))) return { ok: false, message: BULK_FORM_MESSAGES.constanciasNotEnabled };
+  const submitted = await submitJob(user.integrationId, catalog, planned.identifiers, portalIdempotencyKey(confirmation), {
+    fileName: bulkFileName(fileName),
+    portalUserId: user.id,
+    constancias,
+  });
   if (submitted.kind === 'key_reused') return { ok: false, message: BULK_FORM_MESSAGES.keyReused };
   // As POST /api/lotes does: this instance's runner starts on it now, not after its idle back-off.
   if (submitted.kind === 'created') wakeBulkRunner();

@@ -20,7 +20,12 @@ const fileField = z
   .refine((blob) => blob.size <= MAX_BULK_UPLOAD_BYTES, BULK_UPLOAD_MESSAGES.tooLarge);
 
 const estimateSchema = z.object({ catalogo: catalogField, archivo: fileField });
-const createSchema = z.object({ catalogo: catalogField, archivo: fileField, confirmacion: z.string().regex(/^[0-9a-f]{32}$/, 'Vuelva a calcular el costo.') });
+const createSchema = z.object({
+  catalogo: catalogField,
+  archivo: fileField,
+  confirmacion: z.string().regex(/^[0-9a-f]{32}$/, 'Vuelva a calcular el costo.'),
+  constancias: z.boolean().optional(),
+});
 const cancelSchema = z.object({ lote: z.string().max(100) });
 
 /** "Calcular": what the file would run and cost, and the key its confirmation will carry. */
@@ -36,10 +41,10 @@ export const estimatePortalBulkJobAction = portalAction(
 /** "Confirmar y crear el lote": the job, once per confirmation however often it is sent. */
 export const createPortalBulkJobAction = portalAction(
   { roles: BULK_JOB_RUNNERS, schema: createSchema },
-  async ({ catalogo, archivo, confirmacion }, user): Promise<ActionResult<{ path: string }>> => {
+  async ({ catalogo, archivo, confirmacion, constancias }, user): Promise<ActionResult<{ path: string }>> => {
     // The browser's name for the file (a File's), made safe to show on the job's page.
     const fileName = archivo instanceof File ? archivo.name : undefined;
-    const created = await createPortalBulkJob(user, BULK_CATALOGS[catalogo], new Uint8Array(await archivo.arrayBuffer()), confirmacion, fileName);
+    const created = await createPortalBulkJob(user, BULK_CATALOGS[catalogo], new Uint8Array(await archivo.arrayBuffer()), confirmacion, fileName, constancias === true);
     if (!created.ok) return { ok: false, message: created.message, fieldErrors: created.field ? { [created.field]: created.message } : undefined };
     revalidatePath(PORTAL_BULK_PATH);
     return { ok: true, message: created.existed ? 'Ese lote ya estaba creado.' : 'Lote creado.', data: { path: portalBulkJobPath(created.publicId) } };

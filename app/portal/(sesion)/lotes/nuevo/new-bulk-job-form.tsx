@@ -16,7 +16,7 @@ type Estimate = BulkJobEstimate & { confirmation: string };
  * confirmation key, the job's Idempotency-Key: sending it twice makes one job. Changing the file or
  * the catalog drops the estimate, so what is confirmed is always what was shown.
  */
-export function NewBulkJobForm({ catalogs }: { catalogs: Array<{ value: string; label: string }> }) {
+export function NewBulkJobForm({ catalogs, constanciasEnabled }: { catalogs: Array<{ value: string; label: string }>; constanciasEnabled: boolean }) {
   const router = useRouter();
   const form = useRef<HTMLFormElement>(null);
   const [estimate, setEstimate] = useState<Estimate | null>(null);
@@ -24,10 +24,10 @@ export function NewBulkJobForm({ catalogs }: { catalogs: Array<{ value: string; 
   const [pending, startTransition] = useTransition();
   const sending = useRef(false);
 
-  function fields(): { catalogo: string; archivo: File | undefined } {
+  function fields(): { catalogo: string; archivo: File | undefined; constancias: boolean } {
     const data = new FormData(form.current!);
     const file = data.get('archivo');
-    return { catalogo: String(data.get('catalogo') ?? ''), archivo: file instanceof File && file.size > 0 ? file : undefined };
+    return { catalogo: String(data.get('catalogo') ?? ''), archivo: file instanceof File && file.size > 0 ? file : undefined, constancias: data.get('constancias') === 'si' };
   }
 
   function run<T>(call: () => Promise<ActionResult<T>>, then: (data: T) => void) {
@@ -58,9 +58,9 @@ export function NewBulkJobForm({ catalogs }: { catalogs: Array<{ value: string; 
 
   function confirm() {
     if (!estimate) return;
-    const { catalogo, archivo } = fields();
+    const { catalogo, archivo, constancias } = fields();
     run(
-      () => createPortalBulkJobAction({ catalogo, archivo, confirmacion: estimate.confirmation }),
+      () => createPortalBulkJobAction({ catalogo, archivo, confirmacion: estimate.confirmation, constancias }),
       (data) => router.push(data.path),
     );
   }
@@ -114,6 +114,17 @@ export function NewBulkJobForm({ catalogs }: { catalogs: Array<{ value: string; 
           </span>
         )}
       </div>
+      {constanciasEnabled && (
+        <div className="field">
+          <label>
+            <input type="checkbox" name="constancias" value="si" aria-describedby="lote-constancias-ayuda" data-testid="bulk-constancias" /> Pedir la constancia de
+            consulta de cada identificador encontrado
+          </label>
+          <span className="hint" id="lote-constancias-ayuda">
+            La respuesta del registro firmada por el servicio, para el expediente de su cliente: la descarga de resultados trae su enlace en cada fila encontrada.
+          </span>
+        </div>
+      )}
       <div className="actions">
         <button type="submit" className="secondary" disabled={pending} data-testid="bulk-estimate">
           {pending && !estimate ? 'Calculando…' : 'Calcular costo'}

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { PageHeader } from '@/components/console/page-header';
-import { PORTAL_BULK_PATH, portalBulkCatalogOptions } from '@/lib/surfaces/portal/bulk';
+import { PORTAL_BULK_PATH, portalBulkCatalogOptions, portalConstanciasEnabled } from '@/lib/surfaces/portal/bulk';
 import { BULK_JOB_RUNNERS } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 import { NewBulkJobForm } from './new-bulk-job-form';
@@ -11,7 +11,7 @@ export const metadata: Metadata = { title: 'Nuevo lote' };
 // API does); none enabled, nothing to offer.
 export default async function NewPortalBulkJobPage() {
   const user = await requirePortalPage(BULK_JOB_RUNNERS);
-  const catalogs = await portalBulkCatalogOptions(user);
+  const [catalogs, constanciasEnabled] = await Promise.all([portalBulkCatalogOptions(user), portalConstanciasEnabled(user)]);
   return (
     <>
       <PageHeader
@@ -26,7 +26,7 @@ export default async function NewPortalBulkJobPage() {
             habilite el que necesita.
           </p>
         ) : (
-          <NewBulkJobForm catalogs={catalogs} />
+          <NewBulkJobForm catalogs={catalogs} constanciasEnabled={constanciasEnabled} />
         )}
       </section>
     </>
