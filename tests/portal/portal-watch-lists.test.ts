@@ -26,7 +26,8 @@ import { maskNit } from '@/lib/core/sealing/masking';
 import { createWatchList, startDueRuns } from '@/lib/flows/watch-lists';
 import { BULK_JOB_RUNNERS } from '@/lib/flows/portal-identity/roles';
 import { createPopulation, DEFAULT_SIMULATOR_SEED } from '@/simulator';
-import { createTestIntegration, eventually, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
+import { createTestIntegration, eventually, startGateway, TEST_ACTOR, type Gateway, type TestIntegration } from '../conformance/harness';
+import { setConstancias } from '@/lib/flows/integration-management/service';
 import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn } from '../support/people';
 import { expectPortalRefusal, portalNavLinks, says, type PortalClient } from '../support/portal-client';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
@@ -485,5 +486,26 @@ describe('Vigilancia in /docs', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     // The changes' fields and the portal's way to read them.
     for (const field of ['antes', 'despues', 'ejecucion', 'lote', 'detectado_en', 'siguiente']) expect(section).toContain(field);
     expect(section).toContain('descargan los cambios en CSV');
+  });
+});
+
+describe('a new list with constancias in the portal', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
+  it('is offered only where the integration has them, and the list asks for them', async () => {
+    const rows = ['nit', cleanNits[2]!];
+    const withConstancias = async () => {
+      const { confirmation } = answerOf(await estimate(developer, 'omisos', csvFile(rows))).data as { confirmation: string };
+      return answerOf(
+        await developer.serverActionWithFiles(NEW_PAGE, 'createPortalWatchListAction', { nombre: 'Con constancias', catalogo: 'omisos', frecuencia: 'mensual', envio: confirmation, constancias: true }, { archivo: csvFile(rows) }),
+      );
+    };
+    expect((await developer.request(NEW_PAGE)).text).not.toContain('data-testid="watch-constancias"');
+    expect(await withConstancias()).toMatchObject({ ok: false, message: BULK_FORM_MESSAGES.constanciasNotEnabled });
+
+    expect((await setConstancias(TEST_ACTOR, integration.id, true)).ok).toBe(true);
+    expect((await developer.request(NEW_PAGE)).text).toContain('data-testid="watch-constancias"');
+    const created = await withConstancias();
+    expect(created.ok, created.message).toBe(true);
+    const saved = (await listsOf(integration)).find((list) => String(created.data!.path).endsWith(list.publicId))!;
+    expect(saved.constancias).toBe(true);
   });
 });

@@ -29,7 +29,7 @@ import { findIntegration } from '@/lib/flows/integration-management/service';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { editWatchList, type EditSetAside } from '@/lib/flows/watch-lists/edit';
 import { MAX_BULK_IDENTIFIERS } from '@/lib/flows/bulk/limits';
-import { estimatePortalBulkJob, type BulkJobEstimate, type PortalBulkJobsPage } from './bulk';
+import { BULK_FORM_MESSAGES, estimatePortalBulkJob, portalConstanciasEnabled, type BulkJobEstimate, type PortalBulkJobsPage } from './bulk';
 import type { PortalUserSession } from './session';
 
 // "Vigilancia": the session's integration's watch lists through
@@ -164,12 +164,17 @@ export type PortalWatchListCreated = { ok: true; publicId: string } | { ok: fals
 /** Saves the list through createWatchList, as POST /api/vigilancias does, with its audit row. */
 export async function createPortalWatchList(
   user: PortalUserSession,
-  input: { name: string; catalog: WatchCatalog; schedule: WatchSchedule; file: Uint8Array },
+  input: { name: string; catalog: WatchCatalog; schedule: WatchSchedule; file: Uint8Array; constancias?: boolean },
 ): Promise<PortalWatchListCreated> {
   const planned = await estimatePortalBulkJob(user, input.catalog, input.file);
   if (!planned.ok) return planned;
+  if (input.constancias && !(await portalConstanciasEnabled(user))) return { ok: false, message: BULK_FORM_MESSAGES.constanciasNotEnabled };
   const outcome = await (await db()).transaction(async (tx) => {
-    const created = await createWatchList(user.integrationId, { name: input.name, catalog: input.catalog, schedule: input.schedule, nits: planned.identifiers }, tx);
+    const created = await createWatchList(
+      user.integrationId,
+      { name: input.name, catalog: input.catalog, schedule: input.schedule, nits: planned.identifiers, constancias: input.constancias },
+      tx,
+    );
     if (created.kind === 'nothing_to_watch') return created;
     // The portal's once-only comes from the form's sending key (its confirmation), not an
     // Idempotency-Key: without one, createWatchList only ever creates.
@@ -180,7 +185,7 @@ export async function createPortalWatchList(
       targetId: user.integrationId,
       before: null,
       // Never its NITs, nor its name (free text an integrator may fill with anything).
-      after: { vigilancia: created.list.publicId, catalogo: created.list.catalog, frecuencia: created.list.schedule, nits: created.list.entries },
+      after: { vigilancia: created.list.publicId, catalogo: created.list.catalog, frecuencia: created.list.schedule, nits: created.list.entries, constancias: created.list.constancias },
     });
     return created;
   });

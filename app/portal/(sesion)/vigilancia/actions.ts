@@ -51,7 +51,7 @@ const nitsSchema = z.object({
 const revealSchema = z.object({ vigilancia: z.string().max(100), cambio: z.string().max(60), motivo: accessReasonSchema });
 
 const estimateSchema = z.object({ catalogo: catalogField, archivo: fileField });
-const createSchema = z.object({ nombre: nameField, catalogo: catalogField, frecuencia: scheduleField, archivo: fileField });
+const createSchema = z.object({ nombre: nameField, catalogo: catalogField, frecuencia: scheduleField, archivo: fileField, constancias: z.boolean().optional() });
 
 /** "Calcular costo": what the file would watch and what a run can cost; nothing is saved. */
 export const estimatePortalWatchListAction = portalAction(
@@ -69,8 +69,14 @@ export const estimatePortalWatchListAction = portalAction(
  */
 export const createPortalWatchListAction = portalAction(
   { roles: BULK_JOB_RUNNERS, schema: createSchema },
-  async ({ nombre, catalogo, frecuencia, archivo }, user): Promise<ActionResult<{ path: string }>> => {
-    const created = await createPortalWatchList(user, { name: nombre, catalog: catalogo, schedule: frecuencia, file: new Uint8Array(await archivo.arrayBuffer()) });
+  async ({ nombre, catalogo, frecuencia, archivo, constancias }, user): Promise<ActionResult<{ path: string }>> => {
+    const created = await createPortalWatchList(user, {
+      name: nombre,
+      catalog: catalogo,
+      schedule: frecuencia,
+      file: new Uint8Array(await archivo.arrayBuffer()),
+      constancias: constancias === true,
+    });
     if (!created.ok) return { ok: false, message: created.message, fieldErrors: created.field ? { [created.field]: created.message } : undefined };
     revalidatePath(PORTAL_WATCH_LISTS_PATH);
     return { ok: true, message: 'Vigilancia creada: su primera ejecución empieza ahora.', data: { path: portalWatchListPath(created.publicId) } };

@@ -17,7 +17,7 @@ type Option = { value: string; label: string };
  * estimate's confirmation as the sending's key: sent twice, it saves one list. Changing any field
  * drops the estimate, so what is confirmed is always what was shown.
  */
-export function NewWatchListForm({ catalogs, schedules }: { catalogs: Option[]; schedules: Option[] }) {
+export function NewWatchListForm({ catalogs, schedules, constanciasEnabled }: { catalogs: Option[]; schedules: Option[]; constanciasEnabled: boolean }) {
   const router = useRouter();
   const form = useRef<HTMLFormElement>(null);
   const [estimate, setEstimate] = useState<Estimate | null>(null);
@@ -33,6 +33,7 @@ export function NewWatchListForm({ catalogs, schedules }: { catalogs: Option[]; 
       catalogo: String(data.get('catalogo') ?? ''),
       frecuencia: String(data.get('frecuencia') ?? ''),
       archivo: file instanceof File && file.size > 0 ? file : undefined,
+      constancias: data.get('constancias') === 'si',
     };
   }
 
@@ -139,6 +140,17 @@ export function NewWatchListForm({ catalogs, schedules }: { catalogs: Option[]; 
         </span>
         {fieldError('frecuencia')}
       </div>
+      {constanciasEnabled && (
+        <div className="field">
+          <label>
+            <input type="checkbox" name="constancias" value="si" aria-describedby="vigilancia-constancias-ayuda" data-testid="watch-constancias" /> Pedir la
+            constancia de consulta de cada NIT encontrado en cada ejecución
+          </label>
+          <span className="hint" id="vigilancia-constancias-ayuda">
+            La respuesta del registro firmada por el servicio, para el expediente de su cliente: cada cambio trae la de la respuesta que lo mostró.
+          </span>
+        </div>
+      )}
       <div className="field">
         <label htmlFor="vigilancia-archivo">Archivo CSV</label>
         <input

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { PageHeader } from '@/components/console/page-header';
+import { portalConstanciasEnabled } from '@/lib/surfaces/portal/bulk';
 import { BULK_JOB_RUNNERS } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 import { PORTAL_WATCH_LISTS_PATH, portalWatchListFormOptions } from '@/lib/surfaces/portal/watch-lists';
@@ -11,7 +12,7 @@ export const metadata: Metadata = { title: 'Nueva lista' };
 // flag each run's items check, as POST /api/vigilancias does); none, nothing to offer.
 export default async function NewPortalWatchListPage() {
   const user = await requirePortalPage(BULK_JOB_RUNNERS);
-  const { catalogs, schedules } = await portalWatchListFormOptions(user);
+  const [{ catalogs, schedules }, constanciasEnabled] = await Promise.all([portalWatchListFormOptions(user), portalConstanciasEnabled(user)]);
   return (
     <>
       <PageHeader
@@ -26,7 +27,7 @@ export default async function NewPortalWatchListPage() {
             habilite el que necesita.
           </p>
         ) : (
-          <NewWatchListForm catalogs={catalogs} schedules={schedules} />
+          <NewWatchListForm catalogs={catalogs} schedules={schedules} constanciasEnabled={constanciasEnabled} />
         )}
       </section>
     </>
