@@ -324,5 +324,6 @@ describe('Lotes in the portal', { timeout: PROCESS_TEST_TIMEOUT_MS * 2 }, () => 
     expect(created.ok, created.message).toBe(true);
     const job = (await jobsOf(integration)).find((candidate) => String(created.data!.path).endsWith(candidate.publicId))!;
     expect(job.constancias).toBe(true);
+    expect((await developer.request(String(created.data!.path))).text).toContain('data-testid="bulk-job-constancias"');
   });
 });

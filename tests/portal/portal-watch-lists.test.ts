@@ -507,5 +507,6 @@ describe('a new list with constancias in the portal', { timeout: PROCESS_TEST_TI
     expect(created.ok, created.message).toBe(true);
     const saved = (await listsOf(integration)).find((list) => String(created.data!.path).endsWith(list.publicId))!;
     expect(saved.constancias).toBe(true);
+    expect((await developer.request(String(created.data!.path))).text).toContain('data-testid="watch-list-constancias"');
   });
 });

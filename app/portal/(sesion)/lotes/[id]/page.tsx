@@ -74,6 +74,12 @@ export default async function PortalBulkJobPage({ params }: { params: Promise<{ 
             </dd>
             <dt>Cobrado</dt>
             <dd data-testid="bulk-job-charged">{formatQuetzales(job.chargedCentavos)}</dd>
+            {job.constancias && (
+              <>
+                <dt>Constancias de consulta</dt>
+                <dd data-testid="bulk-job-constancias">Una por cada identificador encontrado, enlazada en su fila de los resultados</dd>
+              </>
+            )}
           </dl>
           {job.state === 'en_pausa_sin_saldo' && (
             <p className="notice warn" role="status">

@@ -64,6 +64,12 @@ export default async function PortalWatchListPage({
           <dd data-testid="watch-list-next-run">{list.state === 'en_pausa' ? 'Ninguna mientras esté en pausa' : formatDateTime(list.nextRunAt)}</dd>
           <dt>Cambios encontrados</dt>
           <dd data-testid="watch-list-change-count">{count(list.changes)}</dd>
+          {list.constancias && (
+            <>
+              <dt>Constancias de consulta</dt>
+              <dd data-testid="watch-list-constancias">Cada NIT encontrado en cada ejecución; cada cambio trae la de la respuesta que lo mostró</dd>
+            </>
+          )}
         </dl>
       </section>
       <section className="card" aria-labelledby="vigilancia-ejecuciones">
