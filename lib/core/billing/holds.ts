@@ -125,11 +125,11 @@ function settlementSql(shape: RecordShape, companions: SQL[]): SQL {
 const settlementStatement = compiledPerShape((shape: RecordShape) => settlementSql(shape, []));
 
 /** With a receipt's CTE: one statement per shape and companion, compiled once like the plain one. */
-const settlementsWithCompanion = new Map<string, { cte: SQL; statement: (shape: RecordShape) => ReturnType<typeof settlementStatement> }>();
+const settlementsWithCompanion = new Map<string, typeof settlementStatement>();
 function settlementWith(companion: StatementCompanion, shape: RecordShape) {
-  let compiled = settlementsWithCompanion.get(companion.name);
-  if (!compiled) settlementsWithCompanion.set(companion.name, (compiled = { cte: companion.cte, statement: compiledPerShape((each: RecordShape) => settlementSql(each, [companion.cte])) }));
-  return compiled.statement(shape);
+  let statement = settlementsWithCompanion.get(companion.name);
+  if (!statement) settlementsWithCompanion.set(companion.name, (statement = compiledPerShape((each: RecordShape) => settlementSql(each, [companion.cte]))));
+  return statement(shape);
 }
 
 /**
