@@ -49,3 +49,18 @@ export interface StatementCompanion {
   readonly cte: SQL;
   readonly values: Record<string, unknown>;
 }
+
+/**
+ * compiledPerShape for a statement that may carry one companion CTE: without one, one statement per
+ * shape; with one, one per shape and companion name (its SQL is fixed by its name).
+ */
+export function compiledWithCompanion<Shape extends string>(build: (shape: Shape, companions: SQL[]) => SQL): (shape: Shape, companion?: StatementCompanion) => CompiledStatement {
+  const plain = compiledPerShape((shape: Shape) => build(shape, []));
+  const byCompanion = new Map<string, (shape: Shape) => CompiledStatement>();
+  return (shape, companion) => {
+    if (!companion) return plain(shape);
+    let statement = byCompanion.get(companion.name);
+    if (!statement) byCompanion.set(companion.name, (statement = compiledPerShape((each: Shape) => build(each, [companion.cte]))));
+    return statement(shape);
+  };
+}

@@ -3,7 +3,7 @@ import { database } from '@/db/client';
 import { sealRecord, type LookupSeals, type SealedQueryRecord } from '@/lib/core/records/sealed';
 import { personalDataKeys } from '@/lib/core/sealing/keys';
 import { notRecordedYet, recordCompanions, recordFacts, recordShape, recordValues, type RecordShape } from '@/lib/core/records/write';
-import { compiledPerShape, compileStatement, type StatementCompanion } from '@/db/compiled-statement';
+import { compiledWithCompanion, compileStatement, type StatementCompanion } from '@/db/compiled-statement';
 import type { QueryRecordInput } from '@/lib/core/records/types';
 
 const LOOKUP_ACTOR = 'system:lookup';
@@ -122,15 +122,8 @@ function settlementSql(shape: RecordShape, companions: SQL[]): SQL {
       from integrations i where i.id = ${integrationId}::integer`;
 }
 
-const settlementStatement = compiledPerShape((shape: RecordShape) => settlementSql(shape, []));
-
-/** With a receipt's CTE: one statement per shape and companion, compiled once like the plain one. */
-const settlementsWithCompanion = new Map<string, typeof settlementStatement>();
-function settlementWith(companion: StatementCompanion, shape: RecordShape) {
-  let statement = settlementsWithCompanion.get(companion.name);
-  if (!statement) settlementsWithCompanion.set(companion.name, (statement = compiledPerShape((each: RecordShape) => settlementSql(each, [companion.cte]))));
-  return statement(shape);
-}
+/** Compiled once per record shape, and per shape with a receipt's CTE. */
+const settlementStatement = compiledWithCompanion(settlementSql);
 
 /**
  * Settles a hold and writes the query record in one statement, so the record and the ledger can
@@ -173,9 +166,7 @@ export async function settleHold(
   // With a companion (an idempotency key's answer, a bulk item's), compiled for this call alone.
   const statement = companion
     ? compileStatement(settlementSql(shape, receipt ? [companion, receipt.cte] : [companion]))
-    : receipt
-      ? settlementWith(receipt, shape)
-      : settlementStatement(shape);
+    : settlementStatement(shape, receipt);
   const rows = await handle.compiled<{ settled: boolean; balance: string | number; tariff: string | number; low_balance_alert: string | number | null }>(statement, values);
   const row = rows[0];
   if (!capturing || !row?.settled) return null;

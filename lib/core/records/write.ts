@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { database } from '@/db/client';
-import { compiledPerShape, type StatementCompanion } from '@/db/compiled-statement';
+import { compiledPerShape, compiledWithCompanion, type StatementCompanion } from '@/db/compiled-statement';
 import { personalDataKeys } from '@/lib/core/sealing/keys';
 import { sealRecord, type LookupSeals, type SealedQueryRecord } from '@/lib/core/records/sealed';
 import { storedFailure } from './failure';
@@ -110,7 +110,7 @@ export function recordFacts(): SQL {
   return sql`${sql.placeholder('failure')}::jsonb, ${sql.placeholder('answerEmpty')}::boolean, ${sql.placeholder('actualizado')}::boolean, ${sql.placeholder('dateOfBirthSent')}::boolean`;
 }
 
-function unbilledRecordSql(shape: RecordShape, repeated: boolean, companion?: SQL): SQL {
+function unbilledRecordSql(shape: RecordShape, repeated: boolean, companions: SQL[] = []): SQL {
   return sql`
     with record as (
       insert into query_records (integration_id, lookup, http_status, response_time_ms, nit, cui, charged_centavos, tariff_centavos, error_message,
@@ -123,12 +123,13 @@ function unbilledRecordSql(shape: RecordShape, repeated: boolean, companion?: SQ
       on conflict do nothing
       returning id, created_at, charged_centavos
     ),
-    ${recordCompanions(shape)}${companion ? sql`,
-    ${companion}` : sql``}
+    ${recordCompanions(shape)}${companions.length > 0 ? sql`,
+    ${sql.join(companions, sql`,
+    `)}` : sql``}
     select 1 as written`;
 }
 
-const firstUnbilledRecordStatement = compiledPerShape((shape: RecordShape) => unbilledRecordSql(shape, false));
+const firstUnbilledRecordStatement = compiledWithCompanion((shape: RecordShape, companions: SQL[]) => unbilledRecordSql(shape, false, companions));
 const repeatedUnbilledRecordStatement = compiledPerShape((shape: RecordShape) => unbilledRecordSql(shape, true));
 
 /**
@@ -138,20 +139,7 @@ const repeatedUnbilledRecordStatement = compiledPerShape((shape: RecordShape) =>
  */
 export async function recordUnbilledQuery(input: QueryRecordInput | SealedQueryRecord, seals?: LookupSeals, receipt?: StatementCompanion): Promise<void> {
   const record = sealRecord(input, personalDataKeys(), seals);
-  const shape = recordShape(record);
-  if (!receipt) {
-    await (await database()).compiled(firstUnbilledRecordStatement(shape), recordValues(record));
-    return;
-  }
-  await (await database()).compiled(firstUnbilledRecordWith(receipt, shape), { ...recordValues(record), ...receipt.values });
-}
-
-/** With a receipt's CTE: one statement per shape and companion, compiled once. */
-const unbilledRecordsWithCompanion = new Map<string, (shape: RecordShape) => ReturnType<typeof firstUnbilledRecordStatement>>();
-function firstUnbilledRecordWith(companion: StatementCompanion, shape: RecordShape) {
-  let statement = unbilledRecordsWithCompanion.get(companion.name);
-  if (!statement) unbilledRecordsWithCompanion.set(companion.name, (statement = compiledPerShape((each: RecordShape) => unbilledRecordSql(each, false, companion.cte))));
-  return statement(shape);
+  await (await database()).compiled(firstUnbilledRecordStatement(recordShape(record), receipt), { ...recordValues(record), ...receipt?.values });
 }
 
 /**
