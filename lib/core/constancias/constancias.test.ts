@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
+import { compileStatement } from '@/db/compiled-statement';
 import { compactVerify, createLocalJWKSet, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '@/db/client';
@@ -19,7 +20,7 @@ import { TEST_CONSTANCIA_KEY, TEST_CONSTANCIA_NEXT_KEY } from '@/tests/support/c
 import { resetEnvCache, useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { leafHash, verifyConsistency, verifyInclusion } from '@/lib/platform/transparency/merkle';
 import { setProcessSlot } from '@/lib/platform/runtime/process-state';
-import { issueConstancia, type AnsweredLookup } from './issue';
+import { prepareConstancia, type AnsweredLookup, type IssuedConstancia } from './issue';
 import { indexBlock, publishedConstanciaKeys } from './keys';
 import { consistencyProofOf, HOLE_AFTER_MS, inclusionProofOf, latestHead, sequenceLog } from './log';
 import { constanciaOfIntegration, verifyConstancia } from './read';
@@ -44,6 +45,13 @@ afterAll(async () => {
  * Signs a head as the sequencer would once every hole is due: an instance hands out its block of
  * indexes for a few seconds only, so the leaves a test wrote may sit after indexes nobody will write.
  */
+/** A receipt written on its own, as a lookup's statement writes it beside its record. */
+async function issueConstancia(answered: AnsweredLookup): Promise<IssuedConstancia> {
+  const prepared = await prepareConstancia(answered);
+  await (await database()).compiled(compileStatement(sql`with ${prepared.companion.cte} select 1 as written`), prepared.companion.values);
+  return prepared.issued;
+}
+
 const signHead = () => sequenceLog(new Date(Date.now() + HOLE_AFTER_MS + 1_000));
 
 function answered(lookup: (typeof LOOKUP_KINDS)[number], requestId: string): AnsweredLookup {

@@ -69,13 +69,6 @@ export async function prepareConstancia(answered: AnsweredLookup, now: Date = ne
   return { issued: { id, url: constanciaAddress(id), leafIndex }, companion: { name: 'constancia', cte: RECEIPT_CTE, values } };
 }
 
-/** Signs and writes a receipt in a statement of its own (a receipt that no record's statement carries). */
-export async function issueConstancia(answered: AnsweredLookup, now: Date = new Date()): Promise<IssuedConstancia> {
-  const prepared = await prepareConstancia(answered, now);
-  await (await database()).compiled(insertReceipt, prepared.companion.values);
-  return prepared.issued;
-}
-
 const placeholder = (name: string) => sql.placeholder(name);
 
 /** The receipt and its leaf, as CTEs named apart from the record statements' own. */
@@ -90,9 +83,6 @@ const RECEIPT_CTE = sql`
              ${placeholder('constanciaKeyId')}::text, ${placeholder('constanciaIssuedAt')}::timestamptz, ${placeholder('constanciaSealed')}::text
         from constancia_leaf
     )`;
-
-/** The receipt alone, prepared once per connection like the lookups' own statements. */
-const insertReceipt = compileStatement(sql`with ${RECEIPT_CTE} select 1 as written`);
 
 /** How many indexes an instance takes at once, and how long it may hand them out. */
 const INDEX_BLOCK = 32;

@@ -5,11 +5,10 @@
 // the statement that records the lookup (lib/flows/lookups/receipt.ts): no round trip of its own.
 import type { StatementCompanion } from '@/db/compiled-statement';
 import type { LookupKind } from '@/db/schema';
-import { prepareConstancia, type IssuedConstancia } from '@/lib/core/constancias/issue';
+import type { IssuedConstancia } from '@/lib/core/constancias/issue';
 import { integrationDirectory, type AuthenticatedIntegration } from '@/lib/core/integrations/directory';
 import { IDEMPOTENCY_REPLAYED_HEADER } from '@/lib/core/idempotency/key';
-import type { LookupReceipt } from '@/lib/flows/lookups/receipt';
-import { logger } from '@/lib/platform/logging/logger';
+import { signedReceipt, type LookupReceipt } from '@/lib/flows/lookups/receipt';
 import type { LookupAnswer } from './responses';
 
 export const CONSTANCIA_REQUEST_HEADER = 'x-constancia';
@@ -59,23 +58,10 @@ export class ConstanciaRequest<Outcome> implements LookupReceipt<Outcome> {
     const answer = this.render(outcome, this.context.requestId);
     this.signed = { outcome, answer };
     if (!integration.constanciasEnabled || !isEvident(answer)) return undefined;
-    try {
-      const prepared = await prepareConstancia({
-        integrationId: integration.id,
-        integrationLogin: integration.nombre,
-        lookup: this.context.lookup,
-        requestId: this.context.requestId,
-        requestBody: this.context.requestBody(),
-        status: answer.status,
-        responseBody: answer.body!,
-      });
-      this.signed.issued = prepared.issued;
-      return prepared.companion;
-    } catch (error) {
-      // The answer stands (it is charged and recorded as usual); only its receipt is missing, and it says so.
-      logger('constancias').error({ err: error, lookup: this.context.lookup }, 'signing a constancia failed');
-      return undefined;
-    }
+    const { lookup, requestId } = this.context;
+    const prepared = await signedReceipt(integration, { lookup, requestId, requestBody: this.context.requestBody() }, { status: answer.status, body: answer.body! });
+    this.signed.issued = prepared?.issued;
+    return prepared?.companion;
   }
 
   written(): void {
