@@ -157,6 +157,10 @@ function parseCommandLine(argv: string[]) {
       'billing-email': { type: 'string' },
       'billing-phone': { type: 'string' },
       envio: { type: 'string' },
+      // integrations:constancias
+      tarifa: { type: 'string' },
+      retencion: { type: 'string' },
+      'retencion-legal': { type: 'string' },
     },
   });
 }

@@ -40,27 +40,46 @@ export function compiledPerShape<Shape extends string>(build: (shape: Shape) => 
 }
 
 /**
- * One more CTE a lookup's own statement commits with its record (a receipt: lib/core/constancias),
+ * One more part a lookup's own statement commits with its record (a receipt: lib/core/constancias),
  * with its values. Its SQL is the same for every call with the same `name` (only the values vary),
  * so the statement it joins is compiled once per shape and name, not per call.
+ *
+ * A companion may take money from the integration's balance (a receipt's tariff) when the balance
+ * covers it, and is written only then. A statement may update a row once, so the host statement
+ * takes `debit` in its own balance update when it has one, or adds `charge` when it has none, and
+ * tells `committed` whether the companion was written. A CTE reads only those before it: `fee`
+ * comes before the host's balance update, `cte` after the host's record.
  */
 export interface StatementCompanion {
   readonly name: string;
+  /** What it costs and whether the balance covers it, given what the host statement gives back to the balance (`0` when nothing). */
+  fee(credit: SQL): SQL;
+  /** Its rows, after the host's `record`. */
   readonly cte: SQL;
+  /** What it takes from the balance, for the host's own balance update. */
+  readonly debit: SQL;
+  /** Its own balance update (a CTE), for a host that does not update the balance. */
+  readonly charge: SQL;
+  /** Whether it was written: a boolean the host's final select returns as `companion_written`. */
+  readonly written: SQL;
   readonly values: Record<string, unknown>;
+  /** Told once the host statement committed, with whether the companion was written. */
+  committed?(written: boolean): void;
 }
 
 /**
- * compiledPerShape for a statement that may carry one companion CTE: without one, one statement per
+ * compiledPerShape for a statement that may carry one companion: without one, one statement per
  * shape; with one, one per shape and companion name (its SQL is fixed by its name).
  */
-export function compiledWithCompanion<Shape extends string>(build: (shape: Shape, companions: SQL[]) => SQL): (shape: Shape, companion?: StatementCompanion) => CompiledStatement {
-  const plain = compiledPerShape((shape: Shape) => build(shape, []));
+export function compiledWithCompanion<Shape extends string>(
+  build: (shape: Shape, companion?: StatementCompanion) => SQL,
+): (shape: Shape, companion?: StatementCompanion) => CompiledStatement {
+  const plain = compiledPerShape((shape: Shape) => build(shape));
   const byCompanion = new Map<string, (shape: Shape) => CompiledStatement>();
   return (shape, companion) => {
     if (!companion) return plain(shape);
     let statement = byCompanion.get(companion.name);
-    if (!statement) byCompanion.set(companion.name, (statement = compiledPerShape((each: Shape) => build(each, [companion.cte]))));
+    if (!statement) byCompanion.set(companion.name, (statement = compiledPerShape((each: Shape) => build(each, companion))));
     return statement(shape);
   };
 }

@@ -24,6 +24,11 @@ export function ConstanciasSection({ baseUrl, document }: { baseUrl: string; doc
           de siempre; la respuesta trae <code>x-constancia-id</code> y <code>x-constancia-url</code>, o <code>x-constancia-motivo</code> si no se emitió.
         </li>
         <li>
+          Cada constancia puede tener una tarifa (<code>constancias.tarifa_centavos</code> en <code>GET /cuenta</code>), cobrada con su consulta, una
+          sola vez, como un movimiento propio (<code>constancia</code>); si el saldo no la cubre, la consulta responde igual y sin constancia (
+          <code>x-constancia-motivo: saldo-insuficiente</code>).
+        </li>
+        <li>
           <code>GET /constancias/{'{id}'}</code> da la constancia (un JWS compacto, EdDSA con Ed25519 sobre JSON canónico) y su prueba de inclusión en el
           registro público; con <code>Accept: application/pdf</code>, su PDF con código QR.
         </li>

@@ -1,29 +1,33 @@
 // Constancias de consulta (docs/constancias.md): which integrations may ask for them, the log's
 // sequencer and check run by hand, and a new signing key for a rotation.
 import { sequenceLog } from '@/lib/core/constancias/log';
-import { setConstanciaRetention, setConstancias, setConstanciasLegalHold } from '@/lib/flows/integration-management/service';
+import { setConstanciaRetention, setConstancias, setConstanciasLegalHold, setConstanciaTariff } from '@/lib/flows/integration-management/service';
+import { formatQuetzales } from '@/lib/platform/money';
 import { newConfiguredKey } from '@/lib/platform/transparency/signing';
 import { CliError } from '../errors';
-import { integrationByArg } from './arguments';
+import { amount, integrationByArg } from './arguments';
 import { CLI_ACTOR, unwrap, type Commands } from './command';
 import { describeIntegration } from './describe';
 
 export const constanciaCommands: Commands = {
   'integrations:constancias': {
     usage: {
-      args: ['<id|nombre> [si|no] [--retencion 5-15] [--retencion-legal si|no]'],
-      description: ['permite (o no) que sus consultas pidan constancia (x-constancia: true), los años que se guardan sus pruebas, y una retención legal que detiene toda depuración'],
+      args: ['<id|nombre> [si|no] [--tarifa Q] [--retencion 5-15] [--retencion-legal si|no]'],
+      description: [
+        'permite (o no) que sus consultas pidan constancia (x-constancia: true), lo que cuesta cada una (se cobra con su consulta), los años que se guardan sus pruebas, y una retención legal que detiene toda depuración',
+      ],
     },
     async run(args, options) {
       const integration = await integrationByArg(args);
       let updated = integration;
       if (args[1] !== undefined) updated = unwrap(await setConstancias(CLI_ACTOR, integration.id, yesOrNo(args[1], 'si o no')));
+      if (options.tarifa !== undefined) updated = unwrap(await setConstanciaTariff(CLI_ACTOR, integration.id, amount(String(options.tarifa), 'la tarifa por constancia (--tarifa)')));
       if (options.retencion !== undefined) updated = unwrap(await setConstanciaRetention(CLI_ACTOR, integration.id, Number(options.retencion)));
       if (options['retencion-legal'] !== undefined) updated = unwrap(await setConstanciasLegalHold(CLI_ACTOR, integration.id, yesOrNo(String(options['retencion-legal']), '--retencion-legal si o no')));
-      if (updated === integration) throw new CliError('indique si o no, --retencion o --retencion-legal');
+      if (updated === integration) throw new CliError('indique si o no, --tarifa, --retencion o --retencion-legal');
       return {
         data: updated,
-        text: `${describeIntegration(updated)}\nConstancias: ${updated.constanciasEnabled ? 'sí' : 'no'}; pruebas guardadas ${updated.constanciaRetentionYears} años${updated.constanciasLegalHold ? '; bajo retención legal' : ''}.`,
+        text: `${describeIntegration(updated)}\nConstancias: ${updated.constanciasEnabled ? 'sí' : 'no'}, a ${formatQuetzales(updated.constanciaTariffCentavos)} cada una; pruebas guardadas ${updated.constanciaRetentionYears} años${updated.constanciasLegalHold ? '; bajo retención legal' : ''}.`,
       };
     },
   },

@@ -45,9 +45,14 @@ export const statementCommands: Commands = {
           `Estado de cuenta n.º ${statement.number} de ${safe(integration.nombre)}, ${month} (emitido el ${when(statement.createdAt)})`,
           `  saldo inicial ${formatQuetzales(figures.openingBalanceCentavos)}  recargas ${formatQuetzales(figures.topUps.totalCentavos)} (${count(figures.topUps.count)})` +
             `  ajustes ${formatQuetzales(figures.adjustments.totalCentavos)} (${count(figures.adjustments.count)})` +
-            `  consultas cobradas ${formatQuetzales(-figures.charges.totalCentavos)} (${count(figures.charges.count)})  saldo final ${formatQuetzales(figures.closingBalanceCentavos)}`,
+            `  consultas cobradas ${formatQuetzales(-figures.charges.totalCentavos)} (${count(figures.charges.count)})` +
+            (figures.constancias ? `  constancias ${formatQuetzales(-figures.constancias.totalCentavos)} (${count(figures.constancias.count)})` : '') +
+            `  saldo final ${formatQuetzales(figures.closingBalanceCentavos)}`,
           ...figures.charges.lines.map(
             (line) => `    ${LOOKUP_LABELS[line.lookup].padEnd(LOOKUP_COLUMN)} a ${formatQuetzales(line.tariffCentavos)}: ${count(line.count)} = ${formatQuetzales(line.amountCentavos)}`,
+          ),
+          ...(figures.constancias?.lines ?? []).map(
+            (line) => `    ${'Constancias de consulta'.padEnd(LOOKUP_COLUMN)} a ${formatQuetzales(line.tariffCentavos)}: ${count(line.count)} = ${formatQuetzales(line.amountCentavos)}`,
           ),
           ...files.map((file) => `  escrito: ${file}`),
         ].join('\n'),

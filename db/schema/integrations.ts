@@ -23,6 +23,9 @@ export const integrations = pgTable(
     tariffCentavos: bigint('tariff_centavos', { mode: 'number' }).notNull().default(0),
     // Whether its lookups may ask for a constancia (x-constancia: true); off until an administrator turns it on.
     constanciasEnabled: boolean('constancias_enabled').notNull().default(false),
+    // What each receipt costs, charged with its lookup as its own movement when the balance covers it
+    // (docs/constancias.md, "What a receipt costs"); Q 0.00 by default.
+    constanciaTariffCentavos: bigint('constancia_tariff_centavos', { mode: 'number' }).notNull().default(0),
     // How long the proofs of its receipts are kept (docs/constancias.md, "What we keep"): 5 to 15 years,
     // set by an administrator; a legal hold keeps every receipt and proof until it is lifted.
     constanciaRetentionYears: smallint('constancia_retention_years').notNull().default(5),
@@ -75,6 +78,7 @@ export const integrations = pgTable(
     uniqueIndex('integrations_nombre_lower_unique').on(sql`lower(${table.nombre})`),
     check('integrations_balance_non_negative', sql`${table.balanceCentavos} >= 0`),
     check('integrations_tariff_non_negative', sql`${table.tariffCentavos} >= 0`),
+    check('integrations_constancia_tariff_non_negative', sql`${table.constanciaTariffCentavos} >= 0`),
     check('integrations_constancia_retention_years', sql`${table.constanciaRetentionYears} between 5 and 15`),
     check('integrations_low_balance_alert_non_negative', sql`${table.lowBalanceAlertCentavos} >= 0`),
     check(

@@ -22,7 +22,7 @@ import { AUTO_TOP_UP_STATE_LABELS } from '@/lib/flows/auto-top-ups/messages';
 
 // The audit log stores field names and values as the code knows them; people read these.
 
-const MONEY_FIELDS = new Set(['balanceCentavos', 'tariffCentavos', 'amountCentavos', 'lowBalanceAlertCentavos', 'feeCentavos', 'thresholdCentavos', 'reportedAmountCentavos']);
+const MONEY_FIELDS = new Set(['balanceCentavos', 'tariffCentavos', 'constanciaTariffCentavos', 'amountCentavos', 'lowBalanceAlertCentavos', 'feeCentavos', 'thresholdCentavos', 'reportedAmountCentavos']);
 
 export const AUDIT_FIELD_LABELS: Record<string, string> = {
   nombre: 'Nombre',
@@ -30,6 +30,10 @@ export const AUDIT_FIELD_LABELS: Record<string, string> = {
   tariffCentavos: 'Tarifa',
   balanceCentavos: 'Saldo',
   lowBalanceAlertCentavos: 'Umbral de saldo bajo',
+  constanciasEnabled: 'Constancias de consulta',
+  constanciaTariffCentavos: 'Tarifa por constancia',
+  constanciaRetentionYears: 'Años que se guardan las pruebas de sus constancias',
+  constanciasLegalHold: 'Retención legal de sus constancias',
   purpose: 'Finalidad declarada',
   legalName: 'Razón social',
   nit: 'NIT',

@@ -7,6 +7,7 @@ export const LEDGER_KIND_LABELS: Record<LedgerEntryKind, string> = {
   hold: 'Reserva',
   capture: 'Cobro',
   void: 'Reserva liberada',
+  constancia: 'Cobro de constancia',
 };
 
 /** What the reconciliation (ledger:verify) can find, as the console says it. */
@@ -17,6 +18,7 @@ export const LEDGER_DIFFERENCE_LABELS: Record<string, string> = {
   capture_amount_differs: 'Cobros cuyo monto no es el del registro',
   charged_record_without_capture: 'Registros cobrados sin su cobro',
   record_captured_twice: 'Registros cobrados más de una vez',
+  receipt_charge_without_receipt: 'Cobros de constancia sin su constancia',
   stale_hold: 'Reservas sin liquidar más viejas que el barrido',
   checkpoint_differs: 'Saldos por hora que no coinciden con el libro mayor',
   payment_not_credited: 'Pagos en línea cobrados y no acreditados',
@@ -46,6 +48,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'constancia.text_purged': 'Depuró el texto de constancias vencidas (quedan sus pruebas)',
   'constancia.proof_purged': 'Depuró las pruebas de constancias vencidas (queda su hoja en el registro)',
   'integration.set_tariff': 'Cambió la tarifa',
+  'integration.set_constancia_tariff': 'Cambió la tarifa por constancia',
   'integration.set_low_balance_alert': 'Cambió el umbral de saldo bajo',
   'integration.set_allowed_networks': 'Cambió las direcciones IP permitidas',
   'integration.set_purpose': 'Cambió la finalidad declarada',

@@ -13,6 +13,7 @@ const DETAILS: Record<DifferenceKind, (figures: DifferenceFigures) => string> = 
   capture_amount_differs: () => 'cobros cuyo monto no es el cobrado en su registro',
   charged_record_without_capture: () => 'registros cobrados sin su cobro en el libro mayor',
   record_captured_twice: () => 'registros con más de un cobro',
+  receipt_charge_without_receipt: () => 'cobros de constancia sin su constancia',
   stale_hold: () => 'reservas sin liquidar más viejas que el límite del barrido',
   checkpoint_differs: () => 'horas cuyo saldo de control no coincide con el libro mayor',
   payment_not_credited: () => 'pagos en línea que el proveedor cobró y que no están en el saldo',

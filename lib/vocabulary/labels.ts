@@ -21,10 +21,11 @@ export const OUTCOME_LABELS = {
 } as const;
 
 /** The balance history's movements (posted entries) as people read them. */
-export const HISTORY_KIND_LABELS: Record<'top_up' | 'adjustment' | 'capture', string> = {
+export const HISTORY_KIND_LABELS: Record<'top_up' | 'adjustment' | 'capture' | 'constancia', string> = {
   top_up: 'Recarga',
   adjustment: 'Ajuste',
   capture: 'Consulta cobrada',
+  constancia: 'Constancia de consulta',
 };
 
 /** A refusal's reason in a few words, after its status ("402 sin saldo"), as support says it. */

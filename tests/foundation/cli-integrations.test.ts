@@ -83,6 +83,38 @@ describe('operator CLI: integrations', { timeout: PROCESS_TEST_TIMEOUT_MS }, () 
     expect(audit[1]).toMatchObject({ before: { tariffCentavos: 150 }, after: { tariffCentavos: 275 } });
   });
 
+  it('turns constancias on with their tariff in quetzales, their retention and a legal hold, audited, and refuses a negative tariff (issue 68)', async () => {
+    const created = await createIntegration();
+    const shown = await cli('integrations:constancias', created.nombre, 'si', '--tarifa', '0.50');
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('Constancias: sí, a Q 0.50 cada una; pruebas guardadas 5 años.');
+    const updated = await cliJson<IntegrationJson & { constanciaTariffCentavos: number; constanciaRetentionYears: number; constanciasLegalHold: boolean }>(
+      'integrations:constancias',
+      created.nombre,
+      '--tarifa',
+      '1',
+      '--retencion',
+      '7',
+      '--retencion-legal',
+      'si',
+    );
+    expect(updated).toMatchObject({ constanciaTariffCentavos: 100, constanciaRetentionYears: 7, constanciasLegalHold: true });
+
+    const refused = await cli('integrations:constancias', created.nombre, '--tarifa', '-1');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('La tarifa no puede ser negativa.');
+    const audit = await auditRows('integration', created.id);
+    expect(audit.map((row) => row.action)).toEqual([
+      'integration.create',
+      'integration.set_constancias',
+      'integration.set_constancia_tariff',
+      'integration.set_constancia_tariff',
+      'integration.set_constancia_retention',
+      'integration.set_constancias_legal_hold',
+    ]);
+    expect(audit[3]).toMatchObject({ before: { constanciaTariffCentavos: 50 }, after: { constanciaTariffCentavos: 100 } });
+  });
+
   it('tops up with a note that lands in the ledger, and requires the note', async () => {
     const created = await createIntegration();
     const topped = await cliJson<{ balanceCentavos: number }>('integrations:top-up', created.nombre, '25.00', '--note', 'Transferencia 8841');

@@ -77,7 +77,12 @@ export default async function PortalHomePage({ searchParams }: { searchParams: P
       )}
       {home.balance && <BalanceSection balance={home.balance} money={home.money} canTopUp={canTopUp} />}
       {home.usage && <UsageSection usage={home.usage} showCharged={BILLING_READERS.includes(user.role)} />}
-      <ServiceManagedSection lookups={home.lookups} tariffCentavos={home.money?.tariffCentavos ?? null} supportEmail={home.supportEmail} />
+      <ServiceManagedSection
+        lookups={home.lookups}
+        tariffCentavos={home.money?.tariffCentavos ?? null}
+        constanciaTariffCentavos={home.money?.constanciaTariffCentavos ?? null}
+        supportEmail={home.supportEmail}
+      />
       <SourcesSection sources={home.sources} />
     </>
   );
@@ -211,7 +216,17 @@ function LimitsSection({ usage }: { usage: PortalHomeUsage }) {
  * roles whose systems call them) and the tariff (its amount only to the roles that read the money),
  * read-only, and whom to ask to change them, a balance or the integration's deactivation.
  */
-function ServiceManagedSection({ lookups, tariffCentavos, supportEmail }: { lookups: PortalHome['lookups']; tariffCentavos: number | null; supportEmail: string | null }) {
+function ServiceManagedSection({
+  lookups,
+  tariffCentavos,
+  constanciaTariffCentavos,
+  supportEmail,
+}: {
+  lookups: PortalHome['lookups'];
+  tariffCentavos: number | null;
+  constanciaTariffCentavos: number | null;
+  supportEmail: string | null;
+}) {
   return (
     <section className="card" aria-labelledby="service-managed-title" data-testid="portal-service-managed">
       <h2 id="service-managed-title">Consultas habilitadas y tarifa</h2>
@@ -225,6 +240,13 @@ function ServiceManagedSection({ lookups, tariffCentavos, supportEmail }: { look
         </ul>
       )}
       {tariffCentavos !== null && <p data-testid="portal-service-tariff">{`Tarifa por consulta de catálogo: ${formatQuetzales(tariffCentavos)}.`}</p>}
+      {constanciaTariffCentavos !== null && (
+        <p data-testid="portal-service-constancia-tariff">
+          {constanciaTariffCentavos > 0
+            ? `Tarifa por constancia de consulta: ${formatQuetzales(constanciaTariffCentavos)}, cobrada con la consulta que la pide, aparte de su tarifa. Sin saldo que la cubra, la consulta responde sin constancia.`
+            : 'Las constancias de consulta no tienen costo para su integración por ahora: su tarifa es Q 0.00.'}
+        </p>
+      )}
       <p data-testid="portal-ask-service">
         Habilitar o deshabilitar una consulta, cambiar la tarifa, recargar o ajustar el saldo directamente y desactivar la integración lo hace el equipo del servicio, no
         el portal. Escriba a {supportEmail ? <a href={`mailto:${supportEmail}`}>{supportEmail}</a> : 'su contacto de soporte'}. Cuando cambian la tarifa o las consultas habilitadas, los contactos

@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { database, type DatabaseHandle } from '@/db/client';
-import { POSTED_KINDS } from '@/db/schema';
+import { UNPOSTED_KINDS } from '@/db/schema';
 import { hourStart } from '@/lib/platform/time/hours';
 
 const WATERMARK = 'ledger_hourly_balances';
@@ -9,8 +9,13 @@ const WATERMARK = 'ledger_hourly_balances';
 // so no entry of it can still appear.
 export const CHECKPOINT_SETTLE_MARGIN_MS = 10 * 60_000;
 
-/** `kind in ('top_up', 'adjustment', 'capture')`, as ledger_entries_posted_idx's predicate says it. */
-export const POSTED_KIND_LIST = sql.raw(POSTED_KINDS.map((kind) => `'${kind}'`).join(', '));
+/**
+ * `<entry>.kind not in ('hold', 'void')`: the posted kinds (POSTED_KINDS), said as
+ * ledger_entries_posted_idx's predicate says them, so the planner matches it word for word.
+ */
+export function isPosted(entry: string): SQL {
+  return sql.raw(`${entry}.kind not in (${UNPOSTED_KINDS.map((kind) => `'${kind}'`).join(', ')})`);
+}
 
 /**
  * Adds the ledger's hourly checkpoints for every hour since the last run that ended at least
@@ -35,7 +40,7 @@ export async function advanceBalanceCheckpoints(now = new Date()): Promise<numbe
       from = new Date(mark.through);
     } else {
       const [first] = await rows<{ first: number | string | null }>(sql`
-        select extract(epoch from min(e.created_at)) * 1000 as first from ledger_entries e where e.kind in (${POSTED_KIND_LIST})`);
+        select extract(epoch from min(e.created_at)) * 1000 as first from ledger_entries e where ${isPosted('e')}`);
       from = first?.first == null ? target : hourStart(new Date(Number(first.first)));
     }
     if (target <= from) return 0;
@@ -46,7 +51,7 @@ export async function advanceBalanceCheckpoints(now = new Date()): Promise<numbe
                sum(e.posted_centavos) as posted
           from ledger_entries e
          where e.integration_id in (select i.id from integrations i)
-           and e.kind in (${POSTED_KIND_LIST})
+           and ${isPosted('e')}
            and e.created_at >= ${from.toISOString()}::timestamptz
            and e.created_at < ${target.toISOString()}::timestamptz
          group by 1, 2
@@ -85,7 +90,7 @@ export async function postedBalanceBefore(integrationId: number, instant: Date, 
     )
     select coalesce((select closing_centavos from base), 0) + coalesce((
       select sum(e.posted_centavos) from ledger_entries e
-       where e.integration_id = ${integrationId}::integer and e.kind in (${POSTED_KIND_LIST})
+       where e.integration_id = ${integrationId}::integer and ${isPosted('e')}
          and e.created_at >= coalesce((select hour from base) + interval '1 hour', '-infinity'::timestamptz)
          and e.created_at < ${instant.toISOString()}::timestamptz), 0) as balance`);
   return Number(row?.balance ?? 0);

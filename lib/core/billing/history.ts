@@ -7,7 +7,7 @@ import { GUATEMALA_OFFSET_HOURS, startOfGuatemalanDay, startOfNextGuatemalanDay 
 import { HISTORY_KIND_LABELS } from '@/lib/vocabulary/labels';
 import { CURRENCY } from '@/lib/platform/money';
 import { decodeCursor, encodeCursor, type KeysetCursor } from '@/lib/platform/paging/keyset';
-import { POSTED_KIND_LIST } from './checkpoints';
+import { isPosted } from './checkpoints';
 
 // The balance history as people read it: one row per posted movement (a top-up, an adjustment,
 // a charged query), each with the balance after it. Holds in flight are listed apart; voids are
@@ -56,7 +56,7 @@ export const HISTORY_PAGE_SIZE = 50;
 /** The conditions shared by the page and the export: one integration's posted entries, filtered. */
 function historyConditions(integrationId: number, filters: HistoryFilters): SQL {
   const conditions: SQL[] = [sql`e.integration_id = ${integrationId}::integer`];
-  conditions.push(filters.tipo ? sql`e.kind = ${filters.tipo}::ledger_entry_kind` : sql`e.kind in (${POSTED_KIND_LIST})`);
+  conditions.push(filters.tipo ? sql`e.kind = ${filters.tipo}::ledger_entry_kind` : isPosted('e'));
   if (filters.desde) conditions.push(sql`e.created_at >= ${startOfGuatemalanDay(filters.desde).toISOString()}::timestamptz`);
   if (filters.hasta) conditions.push(sql`e.created_at < ${startOfNextGuatemalanDay(filters.hasta).toISOString()}::timestamptz`);
   return sql.join(conditions, sql` and `);
@@ -72,7 +72,7 @@ function historyConditions(integrationId: number, filters: HistoryFilters): SQL 
 const BALANCE_AFTER_E = sql`
   coalesce(base.closing_centavos, 0) + (
     select coalesce(sum(p.posted_centavos), 0) from ledger_entries p
-     where p.integration_id = e.integration_id and p.kind in (${POSTED_KIND_LIST})
+     where p.integration_id = e.integration_id and ${isPosted('p')}
        and p.created_at >= coalesce(base.hour + interval '1 hour', '-infinity'::timestamptz)
        and (p.created_at, p.id) <= (e.created_at, e.id))`;
 

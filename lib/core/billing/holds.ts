@@ -73,8 +73,12 @@ export async function placeHold(integrationId: number, requestId: string, intent
 }
 
 /** The settlement statement of settleHold, its values named as settleHold names them (recordValues', its own and its companions'). */
-function settlementSql(shape: RecordShape, companions: SQL[]): SQL {
+function settlementSql(shape: RecordShape, companions: SQL[], receipt?: StatementCompanion): SQL {
   const [integrationId, holdId, requestId, errorMessage, charged] = ['integrationId', 'holdId', 'requestId', 'errorMessage', 'charged'].map((name) => sql.placeholder(name));
+  // What the settlement gives back to the balance (a voided hold's tariff), which a receipt's tariff may then take.
+  const credit = sql`coalesce((select amount_centavos from settlement), 0)`;
+  // The receipt's rows first: a bulk item's row names the receipt the statement wrote (lib/flows/bulk/items.ts).
+  const parts = receipt ? [receipt.cte, ...companions] : companions;
   return sql`
     with new_record as (
       select nextval(pg_get_serial_sequence('query_records', 'id')) as id, now() as created_at
@@ -89,10 +93,11 @@ function settlementSql(shape: RecordShape, companions: SQL[]): SQL {
     ),
     closed as (
       delete from ledger_open_holds where hold_id = ${holdId}::bigint
-    ),
+    ),${receipt ? sql`
+    ${receipt.fee(credit)},` : sql``}
     refund as (
-      update integrations set balance_centavos = balance_centavos + (select amount_centavos from settlement)
-       where id = ${integrationId}::integer and exists (select 1 from settlement where amount_centavos <> 0)
+      update integrations set balance_centavos = balance_centavos + ${credit}${receipt ? sql` - ${receipt.debit}` : sql``}
+       where id = ${integrationId}::integer and (exists (select 1 from settlement where amount_centavos <> 0)${receipt ? sql` or ${receipt.debit} <> 0` : sql``})
     ),
     record as (
       insert into query_records
@@ -114,16 +119,16 @@ function settlementSql(shape: RecordShape, companions: SQL[]): SQL {
       on conflict do nothing
       returning id, created_at, charged_centavos
     ),
-    ${recordCompanions(shape)}${companions.length > 0 ? sql`,
-    ${sql.join(companions, sql`,
+    ${recordCompanions(shape)}${parts.length > 0 ? sql`,
+    ${sql.join(parts, sql`,
     `)}` : sql``}
     select exists (select 1 from settlement) as settled, i.balance_centavos as balance, i.tariff_centavos as tariff,
-           i.low_balance_alert_centavos as low_balance_alert
+           i.low_balance_alert_centavos as low_balance_alert, ${receipt ? receipt.written : sql`false`} as companion_written
       from integrations i where i.id = ${integrationId}::integer`;
 }
 
-/** Compiled once per record shape, and per shape with a receipt's CTE. */
-const settlementStatement = compiledWithCompanion(settlementSql);
+/** Compiled once per record shape, and per shape with a receipt. */
+const settlementStatement = compiledWithCompanion((shape: RecordShape, receipt?: StatementCompanion) => settlementSql(shape, [], receipt));
 
 /**
  * Settles a hold and writes the query record in one statement, so the record and the ledger can
@@ -142,7 +147,7 @@ export async function settleHold(
   companion?: SQL,
   /** The lookup's own (the hold sealed the same NIT and CUI): each is sealed and hashed once. */
   seals?: LookupSeals,
-  /** A receipt of the answer (lib/core/constancias), committed with the charge and the record. */
+  /** A receipt of the answer (lib/core/constancias), committed with the charge and the record, and told whether it was written. */
   receipt?: StatementCompanion,
 ): Promise<BalanceAfterCharge | null> {
   const handle = await database();
@@ -165,10 +170,14 @@ export async function settleHold(
   const shape = recordShape(record);
   // With a companion (an idempotency key's answer, a bulk item's), compiled for this call alone.
   const statement = companion
-    ? compileStatement(settlementSql(shape, receipt ? [companion, receipt.cte] : [companion]))
+    ? compileStatement(settlementSql(shape, [companion], receipt))
     : settlementStatement(shape, receipt);
-  const rows = await handle.compiled<{ settled: boolean; balance: string | number; tariff: string | number; low_balance_alert: string | number | null }>(statement, values);
+  const rows = await handle.compiled<{ settled: boolean; balance: string | number; tariff: string | number; low_balance_alert: string | number | null; companion_written: boolean }>(
+    statement,
+    values,
+  );
   const row = rows[0];
+  receipt?.committed?.(row?.companion_written === true);
   if (!capturing || !row?.settled) return null;
   return {
     balanceCentavos: Number(row.balance),

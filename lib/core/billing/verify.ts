@@ -5,7 +5,7 @@ import type { Executor } from '@/lib/core/audit/audit';
 import { logger } from '@/lib/platform/logging/logger';
 import { retentionCutoff } from '@/lib/core/records/retention-cutoff';
 import { VERIFICATION_STEP_LABELS, VERIFICATION_STOPPED_LABEL } from '@/lib/vocabulary/labels';
-import { POSTED_KIND_LIST } from './checkpoints';
+import { isPosted } from './checkpoints';
 import { booksFindings } from './books';
 import { booksDoNotClose } from './events';
 
@@ -20,6 +20,7 @@ export type DifferenceKind =
   | 'capture_amount_differs'
   | 'charged_record_without_capture'
   | 'record_captured_twice'
+  | 'receipt_charge_without_receipt'
   | 'stale_hold'
   | 'checkpoint_differs'
   // The books (issue 64, point 5): money received, credited, invoiced and given back agree.
@@ -205,6 +206,15 @@ async function runChecks(runId: number, options: VerificationOptions): Promise<C
              group by e.integration_id, e.query_record_id having count(*) > 1) d
      group by d.integration_id`);
   for (const row of twice) add(row.integration_id, 'record_captured_twice', row.records, row.sample);
+  // A receipt's charge is written with its receipt, in one statement: a charge whose receipt is not
+  // there (within the records' retention; receipts outlive it) was charged for nothing.
+  const unreceipted = await handle.rows<{ integration_id: number; charges: string; sample: unknown }>(sql`
+    select e.integration_id, count(*) as charges, (array_agg(e.id))[1:5] as sample
+      from ledger_entries e
+     where e.kind = 'constancia' and e.created_at >= ${cutoff}::timestamptz and ${scope(sql`e.integration_id`)}
+       and not exists (select 1 from constancias c where c.request_id = e.request_id and c.integration_id = e.integration_id)
+     group by e.integration_id`);
+  for (const row of unreceipted) add(row.integration_id, 'receipt_charge_without_receipt', row.charges, row.sample);
   await progress();
 
   // 3. Holds older than the sweeper's bound that were neither captured nor voided.
@@ -224,7 +234,7 @@ async function runChecks(runId: number, options: VerificationOptions): Promise<C
     actual as (
       select e.integration_id, date_bin('1 hour', e.created_at, timestamptz '2000-01-01 00:00:00+00') as hour, sum(e.posted_centavos) as posted
         from ledger_entries e
-       where e.kind in (${POSTED_KIND_LIST}) and e.created_at < (select through from through) and ${scope(sql`e.integration_id`)}
+       where ${isPosted('e')} and e.created_at < (select through from through) and ${scope(sql`e.integration_id`)}
        group by 1, 2
     ),
     stored as (

@@ -48,7 +48,12 @@ afterAll(async () => {
 /** A receipt written on its own, as a lookup's statement writes it beside its record. */
 async function issueConstancia(answered: AnsweredLookup): Promise<IssuedConstancia> {
   const prepared = await prepareConstancia(answered);
-  await (await database()).compiled(compileStatement(sql`with ${prepared.companion.cte} select 1 as written`), prepared.companion.values);
+  // Alone, without a lookup's record: the statement the lookups' own carry, around no record.
+  const { companion } = prepared;
+  await (await database()).compiled(
+    compileStatement(sql`with record as (select null::bigint as id), ${companion.fee(sql`0`)}, ${companion.cte}, ${companion.charge} select ${companion.written} as written`),
+    companion.values,
+  );
   return prepared.issued;
 }
 

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { database, type DatabaseHandle } from '@/db/client';
 import { compileStatement, type StatementCompanion } from '@/db/compiled-statement';
 import type { LookupKind } from '@/db/schema';
@@ -66,23 +66,68 @@ export async function prepareConstancia(answered: AnsweredLookup, now: Date = ne
     constanciaIssuedAt: now.toISOString(),
     constanciaSealed: seal(receipt, 'constancia'),
   };
-  return { issued: { id, url: constanciaAddress(id), leafIndex }, companion: { name: 'constancia', cte: RECEIPT_CTE, values } };
+  return { issued: { id, url: constanciaAddress(id), leafIndex }, companion: { ...RECEIPT_COMPANION, values } };
 }
 
 const placeholder = (name: string) => sql.placeholder(name);
+const LOOKUP_ACTOR = 'system:lookup';
 
-/** The receipt and its leaf, as CTEs named apart from the record statements' own. */
-const RECEIPT_CTE = sql`
+/**
+ * The receipt's rows, as CTEs named apart from the record statements' own. A receipt with a tariff
+ * (integrations.constancia_tariff_centavos) is written only when the balance covers it, after what
+ * the host statement gives back (`credit`: a voided hold's tariff), and is then charged as its own
+ * movement, pointing at its lookup's record: the integration's row is locked for the statement, so
+ * concurrent receipts can never overdraw it. A free receipt locks nothing.
+ */
+function receiptFee(credit: SQL): SQL {
+  return sql`
+    constancia_fee as (
+      select i.constancia_tariff_centavos as fee, i.balance_centavos + ${credit} >= i.constancia_tariff_centavos as paid
+        from integrations i
+       where i.id = ${placeholder('constanciaIntegrationId')}::integer and i.constancia_tariff_centavos > 0
+         for update
+    )`;
+}
+
+function receiptRows(): SQL {
+  const integrationId = placeholder('constanciaIntegrationId');
+  return sql`
     constancia_leaf as (
-      insert into constancia_log_leaves (leaf_index, leaf_hash) values (${placeholder('constanciaLeafIndex')}::bigint, ${placeholder('constanciaHash')}::text) returning leaf_index
+      insert into constancia_log_leaves (leaf_index, leaf_hash)
+      select ${placeholder('constanciaLeafIndex')}::bigint, ${placeholder('constanciaHash')}::text
+       where not exists (select 1 from constancia_fee where not paid)
+      returning leaf_index
     ),
     constancia_row as (
       insert into constancias (id, leaf_index, integration_id, request_id, lookup, http_status, key_id, issued_at, receipt_sealed)
-      select ${placeholder('constanciaId')}::text, constancia_leaf.leaf_index, ${placeholder('constanciaIntegrationId')}::integer,
+      select ${placeholder('constanciaId')}::text, constancia_leaf.leaf_index, ${integrationId}::integer,
              ${placeholder('constanciaRequestId')}::text, ${placeholder('constanciaLookup')}::lookup_kind, ${placeholder('constanciaStatus')}::smallint,
              ${placeholder('constanciaKeyId')}::text, ${placeholder('constanciaIssuedAt')}::timestamptz, ${placeholder('constanciaSealed')}::text
         from constancia_leaf
+      returning id
+    ),
+    constancia_charged as (
+      insert into ledger_entries (integration_id, kind, amount_centavos, posted_centavos, actor, request_id, query_record_id)
+      select ${integrationId}::integer, 'constancia'::ledger_entry_kind, -constancia_fee.fee, -constancia_fee.fee, ${LOOKUP_ACTOR}::text,
+             ${placeholder('constanciaRequestId')}::text, (select id from record)
+        from constancia_fee where constancia_fee.paid
     )`;
+}
+
+const RECEIPT_DEBIT = sql`coalesce((select fee from constancia_fee where paid), 0)`;
+
+const RECEIPT_COMPANION = {
+  name: 'constancia',
+  fee: receiptFee,
+  cte: receiptRows(),
+  debit: RECEIPT_DEBIT,
+  charge: sql`
+    constancia_balance as (
+      update integrations set balance_centavos = balance_centavos - ${RECEIPT_DEBIT}
+       where id = ${placeholder('constanciaIntegrationId')}::integer and exists (select 1 from constancia_fee where paid)
+    )`,
+  written: sql`exists (select 1 from constancia_row)`,
+} satisfies Omit<StatementCompanion, 'values'>;
 
 /** How many indexes an instance takes at once, and how long it may hand them out. */
 const INDEX_BLOCK = 32;

@@ -316,8 +316,8 @@ async function recordDetailWhere(condition: SQL): Promise<RecordDetail | undefin
   if (!row) return undefined;
   const record = { ...openRecord(row.record), integrationNombre: row.integrationNombre };
   // Ledger rows of this request sit within minutes of the record (the hold before the source call,
-  // a sweeper's void at most a couple of minutes after): for each of the three kinds a query has,
-  // one short range of ledger_entries_kind_idx (integration, kind, created_at).
+  // a sweeper's void at most a couple of minutes after): for each kind a query has,
+  // one short range of ledger_entries_kind_idx (integration, kind, created_at); a receipt's charge too.
   const around = 10 * 60_000;
   const ledger = await database
     .select()
@@ -325,7 +325,7 @@ async function recordDetailWhere(condition: SQL): Promise<RecordDetail | undefin
     .where(
       and(
         eq(ledgerEntries.integrationId, record.integrationId),
-        inArray(ledgerEntries.kind, ['hold', 'capture', 'void']),
+        inArray(ledgerEntries.kind, ['hold', 'capture', 'void', 'constancia']),
         between(ledgerEntries.createdAt, new Date(record.createdAt.getTime() - around), new Date(record.createdAt.getTime() + around)),
         eq(ledgerEntries.requestId, record.requestId),
       ),

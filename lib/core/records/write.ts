@@ -110,7 +110,7 @@ export function recordFacts(): SQL {
   return sql`${sql.placeholder('failure')}::jsonb, ${sql.placeholder('answerEmpty')}::boolean, ${sql.placeholder('actualizado')}::boolean, ${sql.placeholder('dateOfBirthSent')}::boolean`;
 }
 
-function unbilledRecordSql(shape: RecordShape, repeated: boolean, companions: SQL[] = []): SQL {
+function unbilledRecordSql(shape: RecordShape, repeated: boolean, receipt?: StatementCompanion): SQL {
   return sql`
     with record as (
       insert into query_records (integration_id, lookup, http_status, response_time_ms, nit, cui, charged_centavos, tariff_centavos, error_message,
@@ -123,13 +123,14 @@ function unbilledRecordSql(shape: RecordShape, repeated: boolean, companions: SQ
       on conflict do nothing
       returning id, created_at, charged_centavos
     ),
-    ${recordCompanions(shape)}${companions.length > 0 ? sql`,
-    ${sql.join(companions, sql`,
-    `)}` : sql``}
-    select 1 as written`;
+    ${recordCompanions(shape)}${receipt ? sql`,
+    ${receipt.fee(sql`0`)},
+    ${receipt.cte},
+    ${receipt.charge}` : sql``}
+    select ${receipt ? receipt.written : sql`false`} as companion_written`;
 }
 
-const firstUnbilledRecordStatement = compiledWithCompanion((shape: RecordShape, companions: SQL[]) => unbilledRecordSql(shape, false, companions));
+const firstUnbilledRecordStatement = compiledWithCompanion((shape: RecordShape, receipt?: StatementCompanion) => unbilledRecordSql(shape, false, receipt));
 const repeatedUnbilledRecordStatement = compiledPerShape((shape: RecordShape) => unbilledRecordSql(shape, true));
 
 /**
@@ -139,7 +140,8 @@ const repeatedUnbilledRecordStatement = compiledPerShape((shape: RecordShape) =>
  */
 export async function recordUnbilledQuery(input: QueryRecordInput | SealedQueryRecord, seals?: LookupSeals, receipt?: StatementCompanion): Promise<void> {
   const record = sealRecord(input, personalDataKeys(), seals);
-  await (await database()).compiled(firstUnbilledRecordStatement(recordShape(record), receipt), { ...recordValues(record), ...receipt?.values });
+  const rows = await (await database()).compiled<{ companion_written: boolean }>(firstUnbilledRecordStatement(recordShape(record), receipt), { ...recordValues(record), ...receipt?.values });
+  receipt?.committed?.(rows[0]?.companion_written === true);
 }
 
 /**

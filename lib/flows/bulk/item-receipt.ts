@@ -30,6 +30,4 @@ export class ItemReceipt implements LookupReceipt<CatalogOutcome> {
     this.issued = prepared?.issued;
     return prepared?.companion;
   }
-
-  written(): void {}
 }

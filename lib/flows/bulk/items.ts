@@ -115,16 +115,16 @@ function itemAnswer(outcome: CatalogOutcome): { status: BulkItemStatus; reason: 
  * request id and what it was charged (read from the record written beside it), and the job's
  * counters moved by that answer, committed with the charge, or not at all. Only for the claim that
  * still holds the item, and only once: the counters move only when the item's row was answered
- * here (a late claim, whose token is gone, changes neither). With `constanciaId`, the receipt the
- * same statement writes (lib/flows/bulk/item-receipt.ts).
+ * here (a late claim, whose token is gone, changes neither). With `withReceipt`, the receipt the
+ * same statement writes (lib/flows/bulk/item-receipt.ts), when it is written (its tariff covered).
  */
-export function itemSettlement(item: ClaimedItem, requestId: string, outcome: CatalogOutcome, constanciaId: string | null = null): SQL {
+export function itemSettlement(item: ClaimedItem, requestId: string, outcome: CatalogOutcome, withReceipt = false): SQL {
   const answer = itemAnswer(outcome);
   const sealed = answer.data === null ? null : seal(JSON.stringify(answer.data), 'bulk_result');
   return sql`bulk_item as (
     update bulk_job_items
        set status = ${answer.status}::bulk_item_status, reason = ${answer.reason}::text, result_sealed = ${sealed}::text,
-           answered_at = now(), source = ${CATALOG_SOURCE}::text, request_id = ${requestId}::text, constancia_id = ${constanciaId}::text,
+           answered_at = now(), source = ${CATALOG_SOURCE}::text, request_id = ${requestId}::text, constancia_id = ${withReceipt ? sql`(select id from constancia_row)` : sql`null`},
            charged_centavos = coalesce((select charged_centavos from record), 0),
            lease_holder = null, lease_token = null, lease_until = null
      where job_id = ${item.jobId}::integer and position = ${item.position}::integer

@@ -70,7 +70,7 @@ export async function runItem(item: ClaimedItem): Promise<ItemRun> {
         bulkItem: {
           settlement: (settled) => {
             settledWithItem = true;
-            return itemSettlement(item, requestId, settled, receipt?.issued?.id ?? null);
+            return itemSettlement(item, requestId, settled, receipt?.issued !== undefined);
           },
           renewClaim: () => renewClaim(item, itemLeaseSeconds()),
         },

@@ -38,6 +38,10 @@ function auditSnapshot(integration: Integration) {
     active: integration.active,
     allowedNetworks: integration.allowedNetworks,
     purpose: integration.purpose,
+    constanciasEnabled: integration.constanciasEnabled,
+    constanciaTariffCentavos: integration.constanciaTariffCentavos,
+    constanciaRetentionYears: integration.constanciaRetentionYears,
+    constanciasLegalHold: integration.constanciasLegalHold,
   };
 }
 
@@ -262,6 +266,13 @@ export async function setPurpose(actor: Actor, idOrName: string | number, purpos
 /** Whether the integration's lookups may ask for a constancia de consulta (docs/constancias.md). */
 export function setConstancias(actor: Actor, idOrName: string | number, enabled: boolean) {
   return changeIntegration(actor, idOrName, 'integration.set_constancias', () => ({ constanciasEnabled: enabled }));
+}
+
+/** What each receipt costs (charged with its lookup when the balance covers it; docs/constancias.md). Audited. */
+export function setConstanciaTariff(actor: Actor, idOrName: string | number, tariffCentavos: number) {
+  const tariff = tariffCentavosSchema.safeParse(tariffCentavos);
+  if (!tariff.success) return Promise.resolve(fail('invalid', `Tarifa inválida: ${tariff.error.issues[0]!.message}`));
+  return changeIntegration(actor, idOrName, 'integration.set_constancia_tariff', () => ({ constanciaTariffCentavos: tariff.data }));
 }
 
 /** How long the proofs of its receipts are kept: 5 to 15 years (docs/constancias.md, "What we keep"). */

@@ -318,7 +318,6 @@ const settleAndRecord: Stage = {
       const companion = lookup.idempotency ? settleIdempotencyKey(lookup.idempotency.target, replayableAnswer(outcome)) : input.bulkItem?.settlement(outcome);
       lookup.charged = await settleHold(hold, outcome.kind === 'success', record, companion, lookup.seals, receipt);
       if (lookup.idempotency) lookup.idempotency.settled = true;
-      input.receipt?.written();
     } catch (error) {
       // The source was called and the database did not take the settlement (stopped, unreachable).
       // Nobody can know when it will, so the lookup is not charged: its hold is voided and its record

@@ -100,7 +100,7 @@ function notSent<T extends RenapOutcome | RtuNitsOutcome>(request: { requestId: 
 /** 4xx statuses about the gateway's own relation with the registry: its credentials, its quota. */
 const GATEWAY_RELATION_STATUSES = new Set([401, 403, 407, 429]);
 
-/** Records a registry's answer, with the receipt asked for it when it gets one (told once written). */
+/** Records a registry's answer, with the receipt asked for it when it gets one. */
 async function recordWithReceipt<Outcome>(
   receipt: LookupReceipt<Outcome> | undefined,
   integration: AuthenticatedIntegration,
@@ -109,7 +109,7 @@ async function recordWithReceipt<Outcome>(
   seals: LookupSeals,
 ): Promise<void> {
   const companion = await receipt?.companionFor(outcome, integration);
-  if ((await recordUnbilledOrKeep(record, seals, companion)) === 'written') receipt?.written();
+  await recordUnbilledOrKeep(record, seals, companion);
 }
 
 /**

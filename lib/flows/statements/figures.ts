@@ -31,6 +31,8 @@ export interface StatementFigures {
   movements: Array<{ at: string; kind: 'top_up' | 'adjustment'; amountCentavos: number; note: string | null; actor: string }>;
   /** Charged queries by catalog and tariff: a tariff change inside the month gives two lines. */
   charges: { count: number; totalCentavos: number; lines: Array<{ lookup: LookupKind; tariffCentavos: number; count: number; amountCentavos: number }> };
+  /** Receipts charged (constancias de consulta), by tariff, from the ledger; statements issued before receipts had a tariff lack it. */
+  constancias?: { count: number; totalCentavos: number; lines: Array<{ tariffCentavos: number; count: number; amountCentavos: number }> };
   closingBalanceCentavos: number;
   /** Every query of the month that reached a source, by lookup and outcome, charged or not. */
   queries: Array<{ lookup: LookupKind; outcome: Outcome; count: number }>;
@@ -113,7 +115,7 @@ export async function computePeriodFigures(integration: StatementIntegration, pe
   const handle = await database();
   const id = sql`${integration.id}::integer`;
 
-  const [opening, closing, movementRows, capturedRows, chargeRows, queryRows] = await Promise.all([
+  const [opening, closing, movementRows, capturedRows, chargeRows, queryRows, constanciaRows] = await Promise.all([
     postedBalanceBefore(integration.id, from, handle),
     postedBalanceBefore(integration.id, until, handle),
     handle.rows<{ at: string; kind: 'top_up' | 'adjustment'; posted_centavos: string | number; note: string | null; actor: string }>(sql`
@@ -134,6 +136,13 @@ export async function computePeriodFigures(integration: StatementIntegration, pe
         from query_daily_rollups_by_integration d
        where d.integration_id = ${id} and d.day >= ${guatemalanToday(from)}::date and d.day < ${guatemalanToday(until)}::date
        group by d.lookup, d.http_status`),
+    handle.rows<{ tariff: string | number; receipts: string | number }>(sql`
+      select -e.posted_centavos as tariff, count(*) as receipts
+        from ledger_entries e
+       where e.integration_id = ${id} and e.kind = 'constancia'
+         and e.created_at >= ${from.toISOString()}::timestamptz and e.created_at < ${until.toISOString()}::timestamptz
+       group by e.posted_centavos
+       order by 1`),
   ]);
 
   // Each note as the integrator reads it in Movimientos (an online payment's without our ids or the
@@ -154,6 +163,7 @@ export async function computePeriodFigures(integration: StatementIntegration, pe
     adjustments: { count: movements.filter((movement) => movement.kind === 'adjustment').length, totalCentavos: sumOf('adjustment') },
     movements,
     charges,
+    ...(constanciaRows.length > 0 ? { constancias: receiptCharges(constanciaRows) } : {}),
     closingBalanceCentavos: closing,
     queries: queriesByOutcome(queryRows),
   };
@@ -166,10 +176,16 @@ export async function computePeriodFigures(integration: StatementIntegration, pe
       `Los cobros de ${label} no cuadran: el libro mayor tiene ${Number(captured.captures)} cobros por ${ledgerCharges} centavos y los registros ${charges.count} por ${charges.totalCentavos}. Revise la conciliación antes de emitir.`,
     );
   }
-  if (opening + figures.topUps.totalCentavos + figures.adjustments.totalCentavos - charges.totalCentavos !== closing) {
+  const receiptsCentavos = figures.constancias?.totalCentavos ?? 0;
+  if (opening + figures.topUps.totalCentavos + figures.adjustments.totalCentavos - charges.totalCentavos - receiptsCentavos !== closing) {
     throw new StatementError('does_not_reconcile', `El saldo de ${label} no cuadra: el inicial más los movimientos no da el final. Revise la conciliación antes de emitir.`);
   }
   return figures;
+}
+
+function receiptCharges(rows: Array<{ tariff: string | number; receipts: string | number }>): NonNullable<StatementFigures['constancias']> {
+  const lines = rows.map((row) => ({ tariffCentavos: Number(row.tariff), count: Number(row.receipts), amountCentavos: Number(row.tariff) * Number(row.receipts) }));
+  return { count: lines.reduce((sum, line) => sum + line.count, 0), totalCentavos: lines.reduce((sum, line) => sum + line.amountCentavos, 0), lines };
 }
 
 function queriesByOutcome(rows: Array<{ lookup: LookupKind; http_status: number; queries: string | number }>): StatementFigures['queries'] {

@@ -39,6 +39,7 @@ function summary(figures: PeriodFigures): StatementTable {
       [`Recargas (${figures.topUps.count})`, formatQuetzales(figures.topUps.totalCentavos)],
       [`Ajustes (${figures.adjustments.count})`, formatQuetzales(figures.adjustments.totalCentavos)],
       [`Consultas cobradas (${count(figures.charges.count)})`, formatQuetzales(-figures.charges.totalCentavos)],
+      ...(figures.constancias ? [[`Constancias de consulta (${count(figures.constancias.count)})`, formatQuetzales(-figures.constancias.totalCentavos)]] : []),
     ],
     total: ['Saldo final', formatQuetzales(figures.closingBalanceCentavos)],
     numeric: [1],
@@ -47,13 +48,19 @@ function summary(figures: PeriodFigures): StatementTable {
 
 function charges(figures: PeriodFigures): StatementTable {
   const { lines } = figures.charges;
+  // A receipt's tariff is charged apart from its lookup's (docs/constancias.md): its own lines, after the lookups'.
+  const receipts = figures.constancias?.lines ?? [];
+  const [allCount, allCentavos] = [figures.charges.count + (figures.constancias?.count ?? 0), figures.charges.totalCentavos + (figures.constancias?.totalCentavos ?? 0)];
   return {
     id: 'charges',
     title: 'Cobros por consulta',
     empty: 'No hubo consultas cobradas en el periodo.',
     header: ['Consulta', 'Tarifa', 'Consultas', 'Monto'],
-    rows: lines.map((line) => [LOOKUP_LABELS[line.lookup], formatQuetzales(line.tariffCentavos), count(line.count), formatQuetzales(line.amountCentavos)]),
-    total: lines.length > 0 ? ['Total', '', count(figures.charges.count), formatQuetzales(figures.charges.totalCentavos)] : undefined,
+    rows: [
+      ...lines.map((line) => [LOOKUP_LABELS[line.lookup], formatQuetzales(line.tariffCentavos), count(line.count), formatQuetzales(line.amountCentavos)]),
+      ...receipts.map((line) => ['Constancias de consulta', formatQuetzales(line.tariffCentavos), count(line.count), formatQuetzales(line.amountCentavos)]),
+    ],
+    total: lines.length + receipts.length > 0 ? ['Total', '', count(allCount), formatQuetzales(allCentavos)] : undefined,
     numeric: [1, 2, 3],
   };
 }

@@ -17,6 +17,7 @@ export const EXAMPLE_ACCOUNT: AccountBody = {
   consultas_que_paga: 322,
   tarifa_centavos: 150,
   tarifa: '1.50',
+  constancias: { habilitadas: true, tarifa_centavos: 50, tarifa: '0.50' },
   consultas: [
     { ruta: '/renap/buscar-cui', bandera: 'is_renap_enabled', habilitada: false, cobrada: false, limite: 'renap' },
     { ruta: '/rtu/nits', bandera: 'is_rtu_enabled', habilitada: true, cobrada: false, limite: 'rtu_nits' },

@@ -11,7 +11,7 @@ const quetzales = (what: string) => z.string().describe(`${what}, en quetzales c
 export const ACCOUNT_LIMIT_NAMES = ['renap', 'rtu_nits', 'catalogos', 'lotes', 'cuenta'] as const;
 
 /** A movement's kind as the API names it and takes it in ?tipo=. */
-export const MOVEMENT_KINDS = ['recarga', 'ajuste', 'consulta_cobrada'] as const;
+export const MOVEMENT_KINDS = ['recarga', 'ajuste', 'consulta_cobrada', 'constancia'] as const;
 
 const monthSpendingSchema = z.object({
   mes: z.string().describe('AAAA-MM, mes del calendario de Guatemala.'),
@@ -35,6 +35,13 @@ export const accountSchema = z
     consultas_que_paga: z.int().nullable().describe('Cuántas consultas de catálogo paga el saldo a la tarifa actual; null si la tarifa es 0.'),
     tarifa_centavos: centavos('La tarifa de cada consulta de catálogo cobrada (las tres comparten la misma)'),
     tarifa: quetzales('La misma tarifa'),
+    constancias: z
+      .object({
+        habilitadas: z.boolean().describe('Si sus consultas pueden pedir constancia (x-constancia: true); lo decide la administración del servicio.'),
+        tarifa_centavos: centavos('Lo que cuesta cada constancia, cobrado con su consulta como un movimiento propio (constancia); sin saldo que la cubra, la consulta responde sin constancia'),
+        tarifa: quetzales('La misma tarifa'),
+      })
+      .describe('Las constancias de consulta de su integración.'),
     consultas: z
       .array(
         z.object({
@@ -68,7 +75,7 @@ export type AccountBody = z.infer<typeof accountSchema>;
 export const movementSchema = z
   .object({
     id: z.int().describe('El id del movimiento.'),
-    tipo: z.enum(MOVEMENT_KINDS).describe('recarga, ajuste (de la administración, a favor o en contra) o consulta_cobrada (una consulta de catálogo resuelta).'),
+    tipo: z.enum(MOVEMENT_KINDS).describe('recarga, ajuste (de la administración, a favor o en contra), consulta_cobrada (una consulta de catálogo resuelta) o constancia (la tarifa de una constancia de consulta, cobrada con su consulta).'),
     descripcion: z.string().describe('El tipo en palabras, como lo muestra el portal.'),
     fecha: z.string().describe('ISO 8601, UTC.'),
     monto_centavos: centavos('Positivo suma al saldo, negativo lo descuenta'),

@@ -68,6 +68,11 @@ export async function accountBody(integrationId: number, now = new Date()): Prom
     consultas_que_paga: integration.tariffCentavos > 0 ? Math.floor(integration.balanceCentavos / integration.tariffCentavos) : null,
     tarifa_centavos: integration.tariffCentavos,
     tarifa: centavosAsDecimal(integration.tariffCentavos),
+    constancias: {
+      habilitadas: integration.constanciasEnabled,
+      tarifa_centavos: integration.constanciaTariffCentavos,
+      tarifa: centavosAsDecimal(integration.constanciaTariffCentavos),
+    },
     consultas: LOOKUPS.map((lookup) => ({
       ruta: underBaseUrl(LOOKUP_PATHS[lookup]),
       bandera: CONTRACT_FLAG_NAMES[LOOKUP_FLAGS[lookup]],
@@ -107,7 +112,7 @@ async function windowUse(peek: () => Promise<WindowUse>): Promise<number | null>
   }
 }
 
-const KIND_OF: Record<PostedKind, (typeof MOVEMENT_KINDS)[number]> = { top_up: 'recarga', adjustment: 'ajuste', capture: 'consulta_cobrada' };
+const KIND_OF: Record<PostedKind, (typeof MOVEMENT_KINDS)[number]> = { top_up: 'recarga', adjustment: 'ajuste', capture: 'consulta_cobrada', constancia: 'constancia' };
 const POSTED_KIND_OF = Object.fromEntries(Object.entries(KIND_OF).map(([posted, kind]) => [kind, posted])) as Record<(typeof MOVEMENT_KINDS)[number], PostedKind>;
 
 export interface MovementsQuery {
@@ -153,8 +158,8 @@ export async function movementsBody(integrationId: number, query: MovementsQuery
       monto: centavosAsDecimal(row.amountCentavos),
       saldo_despues_centavos: row.balanceAfterCentavos,
       saldo_despues: centavosAsDecimal(row.balanceAfterCentavos),
-      origen: row.kind === 'capture' ? CHARGED_LOOKUP_ORIGIN : integratorLedgerOrigin(row.actor),
-      nota: row.kind === 'capture' || row.note === null ? null : readableLedgerNote(row.note),
+      origen: row.kind === 'capture' || row.kind === 'constancia' ? CHARGED_LOOKUP_ORIGIN : integratorLedgerOrigin(row.actor),
+      nota: row.kind === 'capture' || row.kind === 'constancia' || row.note === null ? null : readableLedgerNote(row.note),
       factura_id: row.invoiceId,
     })),
     moneda: CURRENCY,

@@ -22,6 +22,7 @@ export const CONSTANCIA_REFUSALS = {
   notARegistryAnswer: 'sin-respuesta-del-registro',
   replay: 'repeticion',
   unavailable: 'no-disponible',
+  balance: 'saldo-insuficiente',
 } as const;
 
 /** The statuses that carry what a registry said: its record, or that it has none. */
@@ -47,7 +48,8 @@ export interface ConstanciaContext {
  */
 export class ConstanciaRequest<Outcome> implements LookupReceipt<Outcome> {
   private signed: { outcome: Outcome; answer: LookupAnswer; issued?: IssuedConstancia } | undefined;
-  private committed = false;
+  /** Once the statement that records the lookup committed: whether it wrote the receipt (its tariff covered). */
+  private written: boolean | undefined;
 
   constructor(
     private readonly context: ConstanciaContext,
@@ -61,18 +63,20 @@ export class ConstanciaRequest<Outcome> implements LookupReceipt<Outcome> {
     const { lookup, requestId } = this.context;
     const prepared = await signedReceipt(integration, { lookup, requestId, requestBody: this.context.requestBody() }, { status: answer.status, body: answer.body! });
     this.signed.issued = prepared?.issued;
-    return prepared?.companion;
-  }
-
-  written(): void {
-    this.committed = true;
+    if (!prepared) return undefined;
+    return {
+      ...prepared.companion,
+      committed: (written) => {
+        this.written = written;
+      },
+    };
   }
 
   /** The answer to send for the lookup's final outcome, naming its receipt or why it has none. */
   answerOf(outcome: Outcome): LookupAnswer {
     const signed = this.signed?.outcome === outcome ? this.signed : undefined;
     const answer = signed?.answer ?? this.render(outcome, this.context.requestId);
-    if (signed?.issued && this.committed) {
+    if (signed?.issued && this.written) {
       answer.headers[CONSTANCIA_ID_HEADER] = signed.issued.id;
       answer.headers[CONSTANCIA_URL_HEADER] = signed.issued.url;
     } else {
@@ -87,6 +91,8 @@ export class ConstanciaRequest<Outcome> implements LookupReceipt<Outcome> {
     if (!integration?.constanciasEnabled) return CONSTANCIA_REFUSALS.notEnabled;
     if (answer.headers[IDEMPOTENCY_REPLAYED_HEADER]) return CONSTANCIA_REFUSALS.replay;
     if (!isEvident(answer)) return CONSTANCIA_REFUSALS.notARegistryAnswer;
+    // Recorded, and its tariff not covered by the balance: the lookup stands, without its receipt.
+    if (this.written === false) return CONSTANCIA_REFUSALS.balance;
     // Asked and refused by nothing, yet not written: its signing failed, or the database did not
     // take the record (kept in the journal, without its receipt).
     return CONSTANCIA_REFUSALS.unavailable;

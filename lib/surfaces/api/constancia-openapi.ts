@@ -19,7 +19,7 @@ const CONSTANCIA_HEADERS = {
   [CONSTANCIA_URL_HEADER]: { description: 'Con x-constancia: true, dónde leerla: GET {base_url}/constancias/{id}.', schema: { type: 'string', format: 'uri' } },
   [CONSTANCIA_REFUSAL_HEADER]: {
     description:
-      'Con x-constancia: true, por qué no se emitió: no-habilitada (su integración no tiene constancias), sin-respuesta-del-registro (un rechazo o una falla: solo hay constancia de un 200 o un 404), repeticion (la repetición de una Idempotency-Key) o no-disponible (la consulta vale; pida otra vez la constancia).',
+      'Con x-constancia: true, por qué no se emitió: no-habilitada (su integración no tiene constancias), sin-respuesta-del-registro (un rechazo o una falla: solo hay constancia de un 200 o un 404), repeticion (la repetición de una Idempotency-Key), saldo-insuficiente (el saldo no cubre la tarifa por constancia; la consulta vale y no se cobró constancia) o no-disponible (la consulta vale; pida otra vez la constancia).',
     schema: { type: 'string', enum: Object.values(CONSTANCIA_REFUSALS) },
   },
 };

@@ -8,7 +8,7 @@ import { adjustBalance, topUp } from '@/lib/core/billing/ledger';
 import { wordedBalance } from '@/lib/presentation/balance-refusals';
 import { FLAG_NAMES } from '@/lib/core/integrations/flags';
 import { integrationNameSchema } from '@/lib/flows/integration-management/setting-schemas';
-import { createIntegration, rotateToken, setActive, setAllowedNetworks, setConstanciaRetention, setConstancias, setConstanciasLegalHold, setFlags, setLowBalanceAlert, setPurpose, setTariff } from '@/lib/flows/integration-management/service';
+import { createIntegration, rotateToken, setActive, setAllowedNetworks, setConstanciaRetention, setConstancias, setConstanciaTariff, setConstanciasLegalHold, setFlags, setLowBalanceAlert, setPurpose, setTariff } from '@/lib/flows/integration-management/service';
 import { formatQuetzales } from '@/lib/platform/money';
 import { detailsFormFields } from '@/lib/flows/integration-management/details-form';
 import { parseIntegrationDetails } from '@/lib/flows/integration-management/details-service';
@@ -118,6 +118,16 @@ export const setTariffAction = consoleAction(
     const result = await setTariff(user.actor, integrationId, tarifa);
     if (result.ok) refreshIntegration(integrationId);
     return fromResult(result, (integration) => ({ message: `Tarifa actualizada a ${formatQuetzales(integration.tariffCentavos)} por consulta.`, data: undefined }));
+  },
+);
+
+/** What each receipt costs (charged with its lookup, as its own movement). */
+export const setConstanciaTariffAction = consoleAction(
+  { role: 'admin', schema: z.object({ integrationId: idField, tarifa: tariffField }) },
+  async ({ integrationId, tarifa }, user) => {
+    const result = await setConstanciaTariff(user.actor, integrationId, tarifa);
+    if (result.ok) refreshIntegration(integrationId);
+    return fromResult(result, (integration) => ({ message: `Tarifa por constancia actualizada a ${formatQuetzales(integration.constanciaTariffCentavos)}.`, data: undefined }));
   },
 );
 

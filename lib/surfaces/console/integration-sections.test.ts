@@ -52,6 +52,7 @@ describe('links into an integration open the section they are about', () => {
       'integration.set_constancia_retention': 'resumen',
       'integration.set_constancias_legal_hold': 'resumen',
       'integration.set_tariff': 'saldo',
+      'integration.set_constancia_tariff': 'saldo',
       'integration.set_low_balance_alert': 'saldo',
       'integration.set_allowed_networks': 'credenciales',
       'integration.set_purpose': 'datos',

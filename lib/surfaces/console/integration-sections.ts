@@ -63,6 +63,7 @@ export function sectionOfAuditAction(action: string): IntegrationSection {
     case 'token.revoke':
       return 'credenciales';
     case 'integration.set_tariff':
+    case 'integration.set_constancia_tariff':
     case 'integration.set_low_balance_alert':
     case 'balance.top_up':
     case 'balance.adjust':

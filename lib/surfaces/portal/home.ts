@@ -38,6 +38,8 @@ export interface PortalHomeBalance {
 /** The money, for owners and billing (BILLING_READERS). */
 export interface PortalHomeMoney {
   tariffCentavos: number;
+  /** What each constancia de consulta costs, when the integration's lookups may ask for one; null when they may not. */
+  constanciaTariffCentavos: number | null;
   currentMonth: MonthSpending;
   previousMonth: MonthSpending;
 }
@@ -154,6 +156,7 @@ async function homeMoney(integration: IntegrationView, now: Date): Promise<Porta
   const spending = await recentMonthsSpending(integration.id, now);
   return {
     tariffCentavos: integration.tariffCentavos,
+    constanciaTariffCentavos: integration.constanciasEnabled ? integration.constanciaTariffCentavos : null,
     currentMonth: spending.current,
     previousMonth: spending.previous,
   };

@@ -9,6 +9,7 @@ export const setConstanciasAction = integrations.setConstanciasAction;
 export const setConstanciaRetentionAction = integrations.setConstanciaRetentionAction;
 export const setConstanciasLegalHoldAction = integrations.setConstanciasLegalHoldAction;
 export const setTariffAction = integrations.setTariffAction;
+export const setConstanciaTariffAction = integrations.setConstanciaTariffAction;
 export const setLowBalanceAlertAction = integrations.setLowBalanceAlertAction;
 export const topUpAction = integrations.topUpAction;
 export const adjustBalanceAction = integrations.adjustBalanceAction;

@@ -1,9 +1,9 @@
 import { ActionForm, Field } from '@/components/console/action-form';
 import type { IntegrationView } from '@/lib/flows/integration-management/service';
 import { formatQuetzales } from '@/lib/platform/money';
-import { adjustBalanceAction, setTariffAction, topUpAction } from '../actions';
+import { adjustBalanceAction, setConstanciaTariffAction, setTariffAction, topUpAction } from '../actions';
 
-type Money = Pick<IntegrationView, 'id' | 'nombre' | 'tariffCentavos' | 'balanceCentavos'>;
+type Money = Pick<IntegrationView, 'id' | 'nombre' | 'tariffCentavos' | 'constanciaTariffCentavos' | 'balanceCentavos'>;
 
 /** The tariff, top-ups and adjustments (administrators): each asked in a dialog with the amounts before it is sent. */
 export function MoneySection({ integration }: { integration: Money }) {
@@ -21,6 +21,16 @@ export function MoneySection({ integration }: { integration: Money }) {
           confirmation={{ kind: 'tariff', nombre: integration.nombre, tariffCentavos: integration.tariffCentavos }}
         >
           <Field name="tarifa" label="Tarifa por consulta (Q)" hint="Se aplica desde la siguiente consulta." inputMode="decimal" defaultValue={formatQuetzales(integration.tariffCentavos).replace('Q ', '')} />
+        </ActionForm>
+        <ActionForm action={setConstanciaTariffAction} hidden={hidden} submitLabel="Guardar la tarifa por constancia" className="stack">
+          <Field
+            name="tarifa"
+            label="Tarifa por constancia (Q)"
+            hint="Se cobra con cada consulta que trae su constancia, aparte de la tarifa de la consulta."
+            inputMode="decimal"
+            data-testid="constancia-tariff"
+            defaultValue={formatQuetzales(integration.constanciaTariffCentavos).replace('Q ', '')}
+          />
         </ActionForm>
       </section>
       <section className="card" aria-labelledby="top-up-title">
