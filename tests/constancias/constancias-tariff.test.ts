@@ -12,7 +12,7 @@ import { previewStatement, runningMonthRange } from '@/lib/flows/statements/prev
 import { statementTables } from '@/lib/flows/statements/layout';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
-import { createTestIntegration, credentialHeaders, readMoney, ROUTES, startGateway, TEST_ACTOR, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
+import { createTestIntegration, credentialHeaders, eventually, readMoney, ROUTES, startGateway, TEST_ACTOR, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
 
 const LOOKUP_TARIFF = 100;
 const RECEIPT_TARIFF = 50;
@@ -140,6 +140,33 @@ describe('a receipt with a tariff', () => {
     expect(money.ledgerSumCentavos).toBe(0);
     expect(receipts.map((row) => row.request_id).sort()).toEqual(issued.map((answer) => answer.requestId).sort());
     expect(money.ledger.filter((entry) => entry.kind === 'constancia').map((entry) => entry.requestId).sort()).toEqual(issued.map((answer) => answer.requestId).sort());
+  });
+});
+
+describe('a bulk job sent with constancias: true, with a receipt tariff', () => {
+  it('charges each found row its lookup and its receipt, once, and the rows the balance no longer covers go without a receipt', async () => {
+    const nits = [gateway.sample.individual.nit, gateway.sample.legalEntity.nit, gateway.sample.unknownNit];
+    const before = await balanceOf(paying);
+    const created = await gateway.call('/api/lotes', { as: paying, json: { catalogo: 'omisos', identificadores: nits, constancias: true }, headers: { 'idempotency-key': 'lote-con-tarifa' } });
+    expect(created.status).toBe(202);
+    const jobId = (created.body as { id: string }).id;
+    await eventually(async () => (await account(paying, `/lotes/${jobId}`)) as { estado: string }, (job) => job.estado === 'completado', 60_000, `job ${jobId} completed`);
+    const response = await fetch(`${gateway.app.baseUrl}/api/lotes/${jobId}/resultados`, { headers: { ...credentialHeaders(paying), accept: 'application/x-ndjson' } });
+    const rows = (await response.text()).trim().split('\n').map((line) => JSON.parse(line) as { estado: string; request_id: string | null; constancia_id: string | null });
+    expect(rows.map((row) => [row.estado, row.constancia_id !== null])).toEqual([
+      ['encontrado', true],
+      ['encontrado', true],
+      ['no_encontrado', false],
+    ]);
+    // Two found rows, each charged its lookup and its receipt; the row not found, neither.
+    expect(await balanceOf(paying)).toBe(before - 2 * (LOOKUP_TARIFF + RECEIPT_TARIFF));
+    const { money, verification } = await gateway.withDatabase(async (handle) => ({
+      money: await readMoney(handle, paying.id),
+      verification: await verifyLedger({ trigger: 'cli', sweepAfterSeconds: 60 }),
+    }));
+    const found = rows.filter((row) => row.estado === 'encontrado').map((row) => row.request_id);
+    expect(money.ledger.filter((entry) => entry.kind === 'constancia' && found.includes(entry.requestId)).length).toBe(2);
+    expect(verification.ok).toBe(true);
   });
 });
 

@@ -425,6 +425,10 @@ const PORTAL_ACTIONS: Record<string, { page: string; inputs: (objects: ObjectsOf
   resumePortalWatchListAction: { page: '/portal/vigilancia', inputs: (objects) => objects.watchListIds.map((vigilancia) => ({ vigilancia })) },
   deletePortalWatchListAction: { page: '/portal/vigilancia', inputs: (objects) => objects.watchListIds.map((vigilancia) => ({ vigilancia })) },
   editPortalWatchListNitsAction: { page: '/portal/vigilancia', inputs: (objects) => objects.watchListIds.map((vigilancia) => ({ vigilancia, agregar: '576937-K', quitar: '' })) },
+  setPortalWatchListConstanciasAction: {
+    page: '/portal/vigilancia',
+    inputs: (objects) => objects.watchListIds.flatMap((vigilancia) => ['si', 'no'].map((constancias) => ({ vigilancia, constancias }))),
+  },
   revealPortalWatchListChangeAction: {
     page: '/portal/vigilancia',
     inputs: (objects) => objects.watchListIds.flatMap((vigilancia) => ['2.0.omiso', '1.0.registro'].map((cambio) => ({ vigilancia, cambio, motivo: 'Ticket 4521 del cliente' }))),

@@ -508,5 +508,26 @@ describe('a new list with constancias in the portal', { timeout: PROCESS_TEST_TI
     const saved = (await listsOf(integration)).find((list) => String(created.data!.path).endsWith(list.publicId))!;
     expect(saved.constancias).toBe(true);
     expect((await developer.request(String(created.data!.path))).text).toContain('data-testid="watch-list-constancias"');
+
+    // A saved list: stopped and asked again from its page, each audited; refused while the integration has them off.
+    const path = String(created.data!.path);
+    const toggle = (vigilancia: string, constancias: 'si' | 'no') =>
+      developer.serverAction(`/portal/vigilancia/${vigilancia}`, 'setPortalWatchListConstanciasAction', { vigilancia, constancias, envio: randomUUID() });
+    expect(plain((await developer.request(path)).text)).toContain('Dejar de pedir constancias');
+    expect(answerOf(await toggle(saved.publicId, 'no'))).toMatchObject({ ok: true, message: 'Desde su próxima ejecución, la vigilancia ya no pide constancias.' });
+    expect((await developer.request(path)).text).not.toContain('data-testid="watch-list-constancias"');
+    expect((await setConstancias(TEST_ACTOR, integration.id, false)).ok).toBe(true);
+    expect(plain((await developer.request(path)).text)).not.toContain('Pedir constancias');
+    expect(answerOf(await toggle(saved.publicId, 'si'))).toEqual({ ok: false, message: BULK_FORM_MESSAGES.constanciasNotEnabled });
+    expect((await setConstancias(TEST_ACTOR, integration.id, true)).ok).toBe(true);
+    expect(answerOf(await toggle(saved.publicId, 'si'))).toMatchObject({ ok: true, message: 'Desde su próxima ejecución, cada NIT encontrado trae su constancia de consulta.' });
+    expect((await listsOf(integration)).find((list) => list.publicId === saved.publicId)!.constancias).toBe(true);
+    // Another integration's list reads as unknown.
+    expect(answerOf(await toggle(otherListId, 'no'))).toEqual({ ok: false, message: WATCH_FORM_MESSAGES.notFound });
+    const changes = (await portalAudit()).filter((entry) => entry.action === 'watch_list.set_constancias');
+    expect(changes.map((entry) => [entry.before, entry.after])).toEqual([
+      [{ vigilancia: saved.publicId, constancias: true }, { vigilancia: saved.publicId, constancias: false }],
+      [{ vigilancia: saved.publicId, constancias: false }, { vigilancia: saved.publicId, constancias: true }],
+    ]);
   });
 });

@@ -279,6 +279,19 @@ export async function editPortalWatchListNits(user: PortalUserSession, publicId:
   return { ok: true, message: `${first}${addedNote}${apart}` };
 }
 
+/**
+ * Whether the list's next runs ask for a constancia per found NIT, as PATCH /api/vigilancias/{id}
+ * with "constancias" (audited as watch_list.set_constancias); turning them on is refused, in words,
+ * where the integration has receipts off. Turning them off is always possible.
+ */
+export async function setPortalWatchListConstancias(user: PortalUserSession, publicId: string, constancias: boolean): Promise<{ ok: true; list: WatchListView } | { ok: false; message: string }> {
+  if (constancias && !(await portalConstanciasEnabled(user))) return { ok: false, message: BULK_FORM_MESSAGES.constanciasNotEnabled };
+  if (!isPublicWatchListId(publicId)) return { ok: false, message: WATCH_FORM_MESSAGES.notFound };
+  const outcome = await editWatchList(user.actor, user.integrationId, publicId, { constancias });
+  if (outcome.kind !== 'edited') return { ok: false, message: WATCH_FORM_MESSAGES.notFound };
+  return { ok: true, list: outcome.list };
+}
+
 function capitalized(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

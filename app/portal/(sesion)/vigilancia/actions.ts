@@ -15,6 +15,7 @@ import {
   PORTAL_WATCH_LISTS_PATH,
   portalWatchListPath,
   revealPortalWatchListChange,
+  setPortalWatchListConstancias,
   setPortalWatchListState,
   WATCH_CATALOGS,
   WATCH_FORM_MESSAGES,
@@ -98,6 +99,23 @@ export const resumePortalWatchListAction = portalAction({ roles: BULK_JOB_RUNNER
   revalidatePath(portalWatchListPath(vigilancia));
   return { ok: true, message: 'Vigilancia reanudada.', data: undefined };
 });
+
+/** "Pedir constancias" or "Dejar de pedir constancias": from the list's next run on. */
+export const setPortalWatchListConstanciasAction = portalAction(
+  { roles: BULK_JOB_RUNNERS, schema: z.object({ vigilancia: z.string().max(100), constancias: z.enum(['si', 'no']) }) },
+  async ({ vigilancia, constancias }, user): Promise<ActionResult> => {
+    const changed = await setPortalWatchListConstancias(user, vigilancia, constancias === 'si');
+    if (!changed.ok) return { ok: false, message: changed.message };
+    revalidatePath(portalWatchListPath(vigilancia));
+    return {
+      ok: true,
+      message: changed.list.constancias
+        ? 'Desde su próxima ejecución, cada NIT encontrado trae su constancia de consulta.'
+        : 'Desde su próxima ejecución, la vigilancia ya no pide constancias.',
+      data: undefined,
+    };
+  },
+);
 
 /** "Agregar o quitar NIT": the list's NITs changed in place, its history kept (as PATCH /api/vigilancias/{id}). */
 export const editPortalWatchListNitsAction = portalAction({ roles: BULK_JOB_RUNNERS, schema: nitsSchema }, async ({ vigilancia, agregar, quitar }, user): Promise<ActionResult> => {

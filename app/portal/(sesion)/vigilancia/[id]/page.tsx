@@ -6,7 +6,7 @@ import { Pagination } from '@/components/console/pagination';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { LOOKUP_LABELS } from '@/lib/vocabulary/labels';
 import { formatQuetzales } from '@/lib/platform/money';
-import { portalBulkJobPath } from '@/lib/surfaces/portal/bulk';
+import { portalBulkJobPath, portalConstanciasEnabled } from '@/lib/surfaces/portal/bulk';
 import { BULK_JOB_READERS, BULK_JOB_RUNNERS, PORTAL_ROLE_LABELS, portalRolesSentence } from '@/lib/surfaces/portal/page-access';
 import { requirePortalPage } from '@/lib/surfaces/portal/session';
 import { PORTAL_WATCH_LISTS_PATH, portalWatchList, portalWatchListChanges, portalWatchListPath, portalWatchListRuns } from '@/lib/surfaces/portal/watch-lists';
@@ -34,9 +34,10 @@ export default async function PortalWatchListPage({
   const list = await portalWatchList(user, id);
   if (!list) notFound();
   const cursor = (await searchParams).cambios;
-  const [runs, changes] = await Promise.all([
+  const [runs, changes, constanciasAvailable] = await Promise.all([
     portalWatchListRuns(user, list.publicId, undefined),
     portalWatchListChanges(user, list.publicId, typeof cursor === 'string' ? cursor : undefined),
+    portalConstanciasEnabled(user),
   ]);
   if (!changes) notFound();
   const runner = BULK_JOB_RUNNERS.includes(user.role);
@@ -209,7 +210,7 @@ export default async function PortalWatchListPage({
         </section>
       )}
       {runner && <WatchListNits publicId={list.publicId} />}
-      {runner && <WatchListControls publicId={list.publicId} state={list.state} />}
+      {runner && <WatchListControls publicId={list.publicId} state={list.state} constancias={list.constancias} constanciasAvailable={constanciasAvailable} />}
     </>
   );
 }

@@ -3,15 +3,54 @@
 import { useRouter } from 'next/navigation';
 import { ActionForm } from '@/components/console/action-form';
 import type { WatchListState } from '@/lib/flows/watch-lists';
-import { deletePortalWatchListAction, pausePortalWatchListAction, resumePortalWatchListAction } from '../actions';
+import { deletePortalWatchListAction, pausePortalWatchListAction, resumePortalWatchListAction, setPortalWatchListConstanciasAction } from '../actions';
 
-/** Pause or resume, and delete, each asked first: deleting drops its NITs and changes for good. */
-export function WatchListControls({ publicId, state }: { publicId: string; state: WatchListState }) {
+interface WatchListControlsProps {
+  publicId: string;
+  state: WatchListState;
+  /** Whether its runs ask for constancias now. */
+  constancias: boolean;
+  /** Whether the integration has constancias on: only then can they be asked for. */
+  constanciasAvailable: boolean;
+}
+
+/**
+ * Pause or resume, ask for constancias or stop, and delete, each asked first: deleting drops its
+ * NITs and changes for good.
+ */
+export function WatchListControls({ publicId, state, constancias, constanciasAvailable }: WatchListControlsProps) {
   const router = useRouter();
   const paused = state === 'en_pausa';
   return (
     <section className="card" aria-labelledby="vigilancia-acciones">
       <h2 id="vigilancia-acciones">Acciones</h2>
+      {(constancias || constanciasAvailable) && (
+        <>
+          <p className="small muted">
+            {constancias
+              ? 'Pide una constancia de consulta por cada NIT encontrado en cada ejecución; cada cambio trae la de la respuesta que lo mostró.'
+              : 'Puede pedir una constancia de consulta por cada NIT encontrado en cada ejecución (con su tarifa, si su integración tiene una).'}
+          </p>
+          <ActionForm
+            action={setPortalWatchListConstanciasAction}
+            hidden={{ vigilancia: publicId, constancias: constancias ? 'no' : 'si' }}
+            submitLabel={constancias ? 'Dejar de pedir constancias' : 'Pedir constancias'}
+            pendingLabel="Guardando…"
+            submitClassName="secondary"
+            confirmation={{
+              kind: 'text',
+              title: constancias ? '¿Dejar de pedir constancias?' : '¿Pedir constancias en esta vigilancia?',
+              message: constancias
+                ? 'Desde su próxima ejecución, sus cambios ya no traen constancia. Una ejecución en curso termina como empezó.'
+                : 'Desde su próxima ejecución, cada NIT encontrado trae su constancia de consulta. Una ejecución en curso termina como empezó.',
+              confirmLabel: constancias ? 'Dejar de pedirlas' : 'Pedir constancias',
+            }}
+            onSuccess={() => router.refresh()}
+          >
+            {null}
+          </ActionForm>
+        </>
+      )}
       <p className="small muted">
         {paused
           ? 'Al reanudarla vuelve a su frecuencia; si una ejecución quedó pendiente mientras estaba en pausa, corre en seguida.'
