@@ -74,7 +74,7 @@ describe('a form sent to two instances with the same key', { timeout: PROCESS_TE
     expect(says(await onSecond.serverAction(page, 'topUpAction', { ...input, envio: randomUUID() }), 'Recarga de Q 7.00 registrada. Saldo actual: Q 114.00.')).toBe(true);
   });
 
-  it('an integration, a token, a tariff and an adjustment sent to both at once are made once each', async () => {
+  it('an integration, a token, a tariff, a receipt tariff and an adjustment sent to both at once are made once each', async () => {
     const nombre = `envio-doble-${Date.now()}`;
     const creation = { nombre, tarifa: '1.00', saldoInicial: '0', nota: '', envio: randomUUID() };
     await Promise.all([onFirst.serverAction('/admin/integraciones', 'createIntegrationAction', creation), onSecond.serverAction('/admin/integraciones', 'createIntegrationAction', creation)]);
@@ -93,14 +93,26 @@ describe('a form sent to two instances with the same key', { timeout: PROCESS_TE
     await Promise.all([onFirst.serverAction(page, 'adjustBalanceAction', adjustment), onSecond.serverAction(page, 'adjustBalanceAction', adjustment)]);
     const tariff = { integrationId: id, tarifa: '2.00', envio: randomUUID() };
     await Promise.all([onFirst.serverAction(page, 'setTariffAction', tariff), onSecond.serverAction(page, 'setTariffAction', tariff)]);
-    const [money] = await (await database()).rows<{ balance: string | number; adjustments: string | number; tariff_changes: string | number }>(sql`
+    const receiptTariff = { integrationId: id, tarifa: '0.50', envio: randomUUID() };
+    await Promise.all([onFirst.serverAction(page, 'setConstanciaTariffAction', receiptTariff), onSecond.serverAction(page, 'setConstanciaTariffAction', receiptTariff)]);
+    const [money] = await (await database()).rows<{ balance: string | number; adjustments: string | number; tariff_changes: string | number; receipt_tariff: string | number; receipt_tariff_changes: string | number }>(sql`
       select (select balance_centavos from integrations where id = ${id}::integer) as balance,
              (select count(*) from ledger_entries where integration_id = ${id}::integer and kind = 'adjustment') as adjustments,
-             (select count(*) from audit_log where action = 'integration.set_tariff' and target_id = ${String(id)}) as tariff_changes`);
-    expect({ balance: Number(money!.balance), adjustments: Number(money!.adjustments), tariffChanges: Number(money!.tariff_changes) }).toEqual({
+             (select count(*) from audit_log where action = 'integration.set_tariff' and target_id = ${String(id)}) as tariff_changes,
+             (select constancia_tariff_centavos from integrations where id = ${id}::integer) as receipt_tariff,
+             (select count(*) from audit_log where action = 'integration.set_constancia_tariff' and target_id = ${String(id)}) as receipt_tariff_changes`);
+    expect({
+      balance: Number(money!.balance),
+      adjustments: Number(money!.adjustments),
+      tariffChanges: Number(money!.tariff_changes),
+      receiptTariff: Number(money!.receipt_tariff),
+      receiptTariffChanges: Number(money!.receipt_tariff_changes),
+    }).toEqual({
       balance: 250,
       adjustments: 1,
       tariffChanges: 1,
+      receiptTariff: 50,
+      receiptTariffChanges: 1,
     });
   });
 });
