@@ -54,6 +54,8 @@ const ONE_DATABASE_FILES: Record<string, 'pglite' | 'postgresql'> = {
   'tests/security/http-headers.test.ts': 'pglite',
   'tests/security/hsts-off.test.ts': 'pglite',
   'tests/examples/client.test.ts': 'pglite',
+  // The client libraries build, pack and run against the app: their behaviour is the app's HTTP, on either database.
+  'tests/clients/typescript-client.test.ts': 'pglite',
   'tests/portal/portal-return-path.test.ts': 'postgresql',
   'tests/openapi/document.test.ts': 'postgresql',
   'tests/security/slip-headers.test.ts': 'postgresql',

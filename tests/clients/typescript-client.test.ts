@@ -1,0 +1,182 @@
+// The TypeScript client library (clients/typescript, issue 69): its generated part matches the app's
+// OpenAPI document; it builds, packs with npm pack and installs from that package in a clean
+// directory; and, run from there against the built app and the simulator, it answers the five
+// lookups, gives each contract cause its own error type with the request id, retries a 502 with the
+// same Idempotency-Key (the app's ledger shows one charge) and never retries a 429.
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generatedClientFiles } from '@/clients/generate';
+import { CATALOG_MESSAGES, REGISTRY_MESSAGES } from '@/lib/contract/messages';
+import { useTestDatabase, type TestDatabase } from '../support/test-database';
+import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
+import { CATALOG_UPSTREAM_PATHS, createTestIntegration, readMoney, ROUTES, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
+import { readFileSync } from 'node:fs';
+
+const run = promisify(execFile);
+const BIN = path.join(process.cwd(), 'node_modules', '.bin');
+
+type ClientModule = typeof import('@/clients/typescript/src/index');
+
+let testDb: TestDatabase;
+let gateway: Gateway;
+let main: TestIntegration;
+let disabled: TestIntegration;
+let broke: TestIntegration;
+let limited: TestIntegration;
+let workDirectory: string;
+let client: ClientModule;
+
+/** Builds the package where a user would, packs it, installs the tarball in an empty project and loads it from there. */
+async function installedClient(): Promise<ClientModule> {
+  workDirectory = await mkdtemp(path.join(tmpdir(), 'cliente-ts-'));
+  const source = path.join(workDirectory, 'paquete');
+  await cp(path.join(process.cwd(), 'clients', 'typescript'), source, { recursive: true });
+  await run(path.join(BIN, 'tsc'), ['-p', 'tsconfig.json'], { cwd: source });
+  const { stdout } = await run('npm', ['pack', '--silent'], { cwd: source });
+  const tarball = path.join(source, stdout.trim().split('\n').at(-1)!);
+  const user = path.join(workDirectory, 'proyecto');
+  await run('mkdir', ['-p', user]);
+  await writeFile(path.join(user, 'package.json'), JSON.stringify({ name: 'proyecto', private: true, type: 'module' }));
+  await run('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], { cwd: user });
+  const installed = path.join(user, 'node_modules', '@pasarela-contribuyentes', 'cliente');
+  expect((await readdir(installed)).sort()).toEqual(['README.md', 'dist', 'package.json']);
+  return (await import(path.join(installed, 'dist', 'index.js'))) as ClientModule;
+}
+
+beforeAll(async () => {
+  testDb = await useTestDatabase();
+  main = await createTestIntegration('cliente-ts', { tariffCentavos: 150, balanceCentavos: 100_000 });
+  disabled = await createTestIntegration('cliente-ts-sin-banderas', { flags: { isCuiNitEnabled: false, isRenapEnabled: false }, balanceCentavos: 100_000 });
+  broke = await createTestIntegration('cliente-ts-sin-saldo', { tariffCentavos: 150, balanceCentavos: 0 });
+  limited = await createTestIntegration('cliente-ts-limite', { tariffCentavos: 0, balanceCentavos: 100_000 });
+  [gateway, client] = await Promise.all([startGateway(testDb), installedClient()]);
+}, PROCESS_TEST_TIMEOUT_MS * 2);
+
+afterAll(async () => {
+  await gateway?.stop();
+  await testDb?.cleanup();
+  if (workDirectory) await rm(workDirectory, { recursive: true, force: true });
+});
+
+/** A client for `as`, whose every attempt is counted with the Idempotency-Key it carried. */
+function clientFor(as: TestIntegration, options: { token?: string } = {}) {
+  const attempts: Array<{ path: string; key: string | null }> = [];
+  const counting: typeof fetch = async (input, init) => {
+    attempts.push({ path: new URL(String(input)).pathname, key: new Headers(init?.headers).get('idempotency-key') });
+    return fetch(input, init);
+  };
+  const instance = new client.ClienteConsultas({ baseUrl: `${gateway.app.baseUrl}/api`, login: as.nombre, token: options.token ?? as.token, fetch: counting, backoffMs: 10 });
+  return { instance, attempts };
+}
+
+describe('the TypeScript client library', () => {
+  it('is what the app’s OpenAPI document generates, and its version is the document’s', async () => {
+    for (const file of await generatedClientFiles()) expect(readFileSync(file.path, 'utf8'), path.relative(process.cwd(), file.path)).toBe(file.text);
+    const served = (await (await fetch(`${gateway.app.baseUrl}/api/openapi.json`)).json()) as { info: { version: string } };
+    const [year, month, day] = served.info.version.split('-').map(Number);
+    expect(JSON.parse(readFileSync('clients/typescript/package.json', 'utf8')).version).toBe(`${year}.${month}.${day}`);
+  });
+
+  it('requires the base URL and both credentials: no host is assumed', () => {
+    expect(() => new client.ClienteConsultas({ baseUrl: '', login: 'a', token: 'b' })).toThrow(/baseUrl is required/);
+    expect(() => new client.ClienteConsultas({ baseUrl: 'https://x/api', login: 'a', token: '' })).toThrow(/login and token are required/);
+    expect(client.DEFAULT_TIMEOUT_MS).toBeGreaterThan(30_000);
+  });
+
+  it('answers the five lookups with the contract’s bodies', async () => {
+    const { instance } = clientFor(main);
+    const { individual } = gateway.sample;
+    const renap = await instance.renap({ cui: individual.cui! });
+    expect(renap.body).toMatchObject({ success: true, data: { cui: individual.cui! } });
+    expect(renap.requestId).toMatch(/^req_/);
+    const rtuNits = await instance.rtuNits({ nits: [individual.nit] });
+    expect(rtuNits.body).toMatchObject({ success: true });
+    for (const lookup of ['cuiNit', 'rtu', 'omisos'] as const) {
+      const answer = await instance[lookup]({ nit: individual.nit });
+      expect(answer.status, lookup).toBe(200);
+      expect(answer.body, lookup).toHaveProperty('data');
+      expect(answer.idempotencyKey, lookup).toMatch(/^[0-9a-f-]{36}$/);
+      expect(answer.attempts).toBe(1);
+    }
+  });
+
+  it('gives each cause its own error type, with the answer’s request id', async () => {
+    const cases: Array<[string, () => Promise<unknown>, string, number]> = [
+      ['wrong token', () => clientFor(main, { token: 'tlk_not-the-token' }).instance.cuiNit({ nit: gateway.sample.individual.nit }), 'IntegracionNoEncontrada', 401],
+      ['catalog off', () => clientFor(disabled).instance.cuiNit({ nit: gateway.sample.individual.nit }), 'ConsultaNoHabilitada', 403],
+      ['registry off', () => clientFor(disabled).instance.renap({ cui: gateway.sample.individual.cui! }), 'ConsultaNoHabilitada', 403],
+      ['no balance', () => clientFor(broke).instance.omisos({ nit: gateway.sample.individual.nit }), 'SaldoInsuficiente', 402],
+      ['not found', () => clientFor(main).instance.omisos({ nit: gateway.sample.unknownNit }), 'NoEncontrado', 404],
+      ['no identifier', () => clientFor(main).instance.omisos({} as never), 'SolicitudNoValida', 400],
+      ['no CUI', () => clientFor(main).instance.renap({} as never), 'SolicitudNoValida', 400],
+    ];
+    for (const [what, call, type, status] of cases) {
+      const error = await call().then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      expect(error, what).toBeInstanceOf(client.ErrorDeConsulta);
+      expect((error as Error).name, what).toBe(type);
+      expect(error, what).toBeInstanceOf(client[type as keyof ClientModule] as never);
+      expect(error, what).toMatchObject({ status, requestId: expect.stringMatching(/^req_/) });
+    }
+  });
+
+  it('tells apart every pair of causes that share a status, by the contract’s message', () => {
+    const headers = new Headers({ 'content-type': 'application/json' });
+    const typeOf = (status: number, message: string) => client.errorOf(status, null, { message }, headers).name;
+    expect([typeOf(401, CATALOG_MESSAGES.integrationNotFound), typeOf(401, CATALOG_MESSAGES.sourceAuthRejected)]).toEqual(['IntegracionNoEncontrada', 'AutenticacionDelServicioRechazada']);
+    expect([typeOf(402, CATALOG_MESSAGES.balanceExhausted), typeOf(402, CATALOG_MESSAGES.sourceBalanceExhausted)]).toEqual(['SaldoInsuficiente', 'SaldoDelServicioAgotado']);
+    expect([typeOf(403, CATALOG_MESSAGES.credentialsRequired), typeOf(403, CATALOG_MESSAGES.catalogNotEnabled), typeOf(403, CATALOG_MESSAGES.sourceDeniedQueryType)]).toEqual([
+      'CredencialesRequeridas',
+      'ConsultaNoHabilitada',
+      'ConsultaNegadaPorLaFuente',
+    ]);
+    expect([typeOf(429, CATALOG_MESSAGES.rateLimited), typeOf(429, CATALOG_MESSAGES.sourceRateLimited), client.errorOf(429, null, 'Too many requests', new Headers({ 'content-type': 'text/plain' })).name]).toEqual([
+      'LimitePorMinuto',
+      'FuenteLimitando',
+      'LimiteGlobalPorIp',
+    ]);
+    expect([typeOf(400, CATALOG_MESSAGES.identifierRequired), typeOf(400, CATALOG_MESSAGES.sourceRejectedData)]).toEqual(['SolicitudNoValida', 'DatosRechazadosPorLaFuente']);
+    expect(client.errorOf(400, null, { message: CATALOG_MESSAGES.sourceRejectedData }, new Headers({ 'content-type': 'application/json', 'x-motivo-rechazo': 'idempotency-key-reused' })).name).toBe('ClaveDeIdempotenciaReusada');
+    expect([typeOf(403, REGISTRY_MESSAGES.authenticationRequired), typeOf(403, REGISTRY_MESSAGES.renapNotEnabled), typeOf(429, REGISTRY_MESSAGES.rateLimited)]).toEqual([
+      'CredencialesRequeridas',
+      'ConsultaNoHabilitada',
+      'LimitePorMinuto',
+    ]);
+    expect(client.errorOf(500, null, { error: 'cualquier texto' }, headers).name).toBe('ErrorInterno');
+    expect(client.errorOf(502, null, { message: CATALOG_MESSAGES.sourceUnavailable }, headers).name).toBe('ServicioNoDisponible');
+  });
+
+  it('retries a 502 with the same Idempotency-Key, and the app charges the call once', async () => {
+    let failures = 1;
+    gateway.upstream.answerInstead((request) => request.path === CATALOG_UPSTREAM_PATHS[ROUTES.omisos] && failures-- > 0, { status: 503, contentType: 'text/plain', body: 'no disponible' });
+    const { instance, attempts } = clientFor(main);
+    const before = await gateway.withDatabase((handle) => readMoney(handle, main.id));
+    const answer = await instance.omisos({ nit: gateway.sample.individual.nit });
+    expect(answer.status).toBe(200);
+    expect(answer.attempts).toBe(2);
+    expect(attempts.map((attempt) => attempt.key)).toEqual([answer.idempotencyKey, answer.idempotencyKey]);
+    const after = await gateway.withDatabase((handle) => readMoney(handle, main.id));
+    const captures = after.ledger.slice(before.ledger.length).filter((entry) => entry.kind === 'capture');
+    expect(captures).toHaveLength(1);
+    expect(before.balanceCentavos - after.balanceCentavos).toBe(150);
+  });
+
+  it('never retries a 429: the per-minute limit is thrown at once', async () => {
+    const { instance, attempts } = clientFor(limited);
+    let limitedError: unknown;
+    for (let n = 0; n < 40 && !limitedError; n++) {
+      await instance.cuiNit({ nit: gateway.sample.individual.nit }).catch((error: unknown) => {
+        limitedError = error;
+      });
+    }
+    expect(limitedError).toBeInstanceOf(client.LimitePorMinuto);
+    // One attempt per call: the last call, refused, was not sent again.
+    expect(attempts.length).toBe(new Set(attempts.map((attempt) => attempt.key)).size);
+  });
+});
