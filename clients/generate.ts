@@ -2,6 +2,7 @@
 // library's types (openapi-typescript, an open-source generator pinned in package.json) and its
 // package.json, whose version follows the document's.
 // scripts/generate-clients.ts writes them; tests/clients checks they match.
+import fs from 'node:fs';
 import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { buildOpenApiDocument } from '@/lib/surfaces/openapi/document';
@@ -12,6 +13,7 @@ export interface GeneratedFile {
 }
 
 const CLIENTS = path.join(process.cwd(), 'clients');
+const ROOT = JSON.parse(fs.readFileSync(path.join(process.cwd(), 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
 /** The address the committed document names: a placeholder, as every library takes its base URL from its caller. */
 const PLACEHOLDER_BASE_URL = 'https://pasarela.example.com/api';
 
@@ -47,5 +49,7 @@ function typescriptPackage(version: string) {
     files: ['dist', 'README.md'],
     engines: { node: '>=20.3' },
     scripts: { build: 'tsc -p tsconfig.json' },
+    // To build it from source (npm install, npm run build, npm pack): the repository's own versions.
+    devDependencies: { '@types/node': ROOT.devDependencies['@types/node'], typescript: ROOT.devDependencies.typescript },
   };
 }

@@ -13,7 +13,9 @@ import { generatedClientFiles } from '@/clients/generate';
 import { CATALOG_MESSAGES, REGISTRY_MESSAGES } from '@/lib/contract/messages';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
-import { CATALOG_UPSTREAM_PATHS, createTestIntegration, readMoney, ROUTES, startGateway, type Gateway, type TestIntegration } from '../conformance/harness';
+import { topUp } from '@/lib/core/billing/ledger';
+import { signAlert } from '@/lib/reactions/alerts/signature';
+import { CATALOG_UPSTREAM_PATHS, createTestIntegration, readMoney, ROUTES, startGateway, TEST_ACTOR, type Gateway, type TestIntegration } from '../conformance/harness';
 import { readFileSync } from 'node:fs';
 
 const run = promisify(execFile);
@@ -35,7 +37,8 @@ async function installedClient(): Promise<ClientModule> {
   workDirectory = await mkdtemp(path.join(tmpdir(), 'cliente-ts-'));
   const source = path.join(workDirectory, 'paquete');
   await cp(path.join(process.cwd(), 'clients', 'typescript'), source, { recursive: true });
-  await run(path.join(BIN, 'tsc'), ['-p', 'tsconfig.json'], { cwd: source });
+  // Built with the repository's TypeScript and Node.js types, as its devDependencies pin them.
+  await run(path.join(BIN, 'tsc'), ['-p', 'tsconfig.json', '--typeRoots', path.join(process.cwd(), 'node_modules', '@types')], { cwd: source });
   const { stdout } = await run('npm', ['pack', '--silent'], { cwd: source });
   const tarball = path.join(source, stdout.trim().split('\n').at(-1)!);
   const user = path.join(workDirectory, 'proyecto');
@@ -61,6 +64,11 @@ afterAll(async () => {
   await testDb?.cleanup();
   if (workDirectory) await rm(workDirectory, { recursive: true, force: true });
 });
+
+/** An integration created while the app runs (on PGlite the app is stopped meanwhile). */
+function createTestIntegrationLater(nombre: string): Promise<TestIntegration> {
+  return gateway.withDatabase(() => createTestIntegration(nombre));
+}
 
 /** A client for `as`, whose every attempt is counted with the Idempotency-Key it carried. */
 function clientFor(as: TestIntegration, options: { token?: string } = {}) {
@@ -165,6 +173,67 @@ describe('the TypeScript client library', () => {
     const captures = after.ledger.slice(before.ledger.length).filter((entry) => entry.kind === 'capture');
     expect(captures).toHaveLength(1);
     expect(before.balanceCentavos - after.balanceCentavos).toBe(150);
+  });
+
+  it('submits a bulk job once, waits for it with its progress and reads its results', async () => {
+    const { instance, attempts } = clientFor(main);
+    const request = { catalogo: 'omisos' as const, identificadores: [gateway.sample.individual.nit, gateway.sample.unknownNit, 'no-es-nit'] };
+    const job = await instance.crearLote(request, { idempotencyKey: 'lote-del-cliente' });
+    // The same call again (a retry after a lost answer) is the same job.
+    expect((await instance.crearLote(request, { idempotencyKey: 'lote-del-cliente' })).id).toBe(job.id);
+    const seen: string[] = [];
+    const done = await instance.esperarLote(job.id, { intervalMs: 100, onProgress: (progress) => seen.push(progress.estado) });
+    expect(done).toMatchObject({ id: job.id, estado: 'completado', conteos: { total: 3, encontrados: 1, no_encontrados: 1, invalidos: 1 } });
+    expect(seen.at(-1)).toBe('completado');
+    const rows = [];
+    for await (const row of instance.resultadosLote(job.id)) rows.push(row);
+    expect(rows.map((row) => row.estado)).toEqual(['encontrado', 'no_encontrado', 'invalido']);
+    expect((await instance.resultadosLoteCsv(job.id)).split('\n')[0]).toContain('identificador');
+    const listed = [];
+    for await (const listedJob of instance.lotes()) listed.push(listedJob.id);
+    expect(listed).toContain(job.id);
+    expect(attempts.filter((attempt) => attempt.path === '/api/lotes' && attempt.key !== null).map((attempt) => attempt.key)).toEqual(['lote-del-cliente', 'lote-del-cliente']);
+  });
+
+  it('creates, lists, changes and deletes a watch list', async () => {
+    const { instance } = clientFor(main);
+    const created = await instance.crearVigilancia({ nombre: 'Proveedores', catalogo: 'omisos', frecuencia: 'mensual', nits: [gateway.sample.individual.nit] });
+    const listed = [];
+    for await (const list of instance.vigilancias()) listed.push(list.id);
+    expect(listed).toContain(created.id);
+    expect(await instance.modificarVigilancia(created.id, { nombre: 'Proveedores 2027', estado: 'en_pausa' })).toMatchObject({ id: created.id, nombre: 'Proveedores 2027', estado: 'en_pausa' });
+    expect(await instance.vigilancia(created.id)).toMatchObject({ nombre: 'Proveedores 2027' });
+    const changes = [];
+    for await (const change of instance.cambiosVigilancia(created.id)) changes.push(change);
+    expect(changes).toEqual([]);
+    await instance.eliminarVigilancia(created.id);
+    await expect(instance.vigilancia(created.id)).rejects.toBeInstanceOf(client.NoEncontrado);
+  });
+
+  it('reads every page of a list by its cursors, newest first', async () => {
+    const extra = await createTestIntegrationLater('cliente-ts-movimientos');
+    await gateway.withDatabase(async () => {
+      for (let n = 1; n <= 55; n++) await topUp(TEST_ACTOR, extra.id, 100 + n, `Depósito ${n}`);
+    });
+    const ids: number[] = [];
+    for await (const movement of clientFor(extra).instance.movimientos()) ids.push(movement.id);
+    expect(ids).toHaveLength(55);
+    expect(new Set(ids).size).toBe(55);
+    expect([...ids].sort((a, b) => b - a)).toEqual(ids);
+    expect((await clientFor(extra).instance.cuenta()).saldo_centavos).toBe(Array.from({ length: 55 }, (_, index) => 101 + index).reduce((sum, amount) => sum + amount, 0));
+  });
+
+  it('verifies a notice signed as the service signs its webhooks, and refuses one altered or old', () => {
+    const body = JSON.stringify({ id: 'ntf_1', tipo: 'saldo_bajo' });
+    const now = Math.floor(Date.now() / 1000);
+    const firma = signAlert('whsec_secreto', now, body);
+    expect(client.verificarAviso('whsec_secreto', { body, fecha: String(now), firma })).toBe(true);
+    expect(client.verificarAviso('whsec_secreto', { body: Buffer.from(body), fecha: String(now), firma })).toBe(true);
+    expect(client.verificarAviso('whsec_secreto', { body: body.replace('saldo_bajo', 'saldo_agotado'), fecha: String(now), firma })).toBe(false);
+    expect(client.verificarAviso('whsec_otro', { body, fecha: String(now), firma })).toBe(false);
+    const old = now - 600;
+    expect(client.verificarAviso('whsec_secreto', { body, fecha: String(old), firma: signAlert('whsec_secreto', old, body) })).toBe(false);
+    expect(client.verificarAviso('whsec_secreto', { body, fecha: null, firma })).toBe(false);
   });
 
   it('never retries a 429: the per-minute limit is thrown at once', async () => {

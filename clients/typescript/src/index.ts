@@ -4,9 +4,10 @@
 // one Idempotency-Key per catalog call kept across its retries, and time-outs above the 30-second
 // ceiling.
 import { errorOf, ErrorDeConsulta, ServicioNoDisponible, SinRespuesta } from './errors.js';
-import type { operations } from './openapi.js';
+import type { components, operations } from './openapi.js';
 
 export * from './errors.js';
+export { verificarAviso } from './webhooks.js';
 export type { components, operations, paths } from './openapi.js';
 
 type JsonBody<O extends keyof operations> = operations[O] extends { requestBody?: { content: { 'application/json': infer Body } } } ? Body : never;
@@ -65,6 +66,41 @@ export interface Respuesta<Body> {
 export const DEFAULT_TIMEOUT_MS = 45_000;
 export const DEFAULT_RETRIES = 3;
 
+type Query = Record<string, string | number | undefined>;
+type Schemas = components['schemas'];
+export type Cuenta = Schemas['Cuenta'];
+export type Movimiento = Schemas['Movimiento'];
+export type ConsultaResumen = Schemas['Consultas']['consultas'][number];
+export type Lote = Schemas['Lote'];
+export type LoteRequest = Schemas['LoteRequest'];
+export type LoteResultado = Schemas['LoteResultado'];
+export type Vigilancia = Schemas['Vigilancia'];
+export type VigilanciaRequest = Schemas['VigilanciaRequest'];
+export type VigilanciaCambio = Schemas['VigilanciaCambio'];
+export type VigilanciaCambioRequest = Schemas['VigilanciaCambioRequest'];
+
+/** What one request sends; the transport adds the credentials, the time-out and the retries. */
+interface Sent {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Query;
+  json?: unknown;
+  headers?: Record<string, string>;
+  accept?: string;
+  signal?: AbortSignal;
+}
+
+interface Received {
+  status: number;
+  body: unknown;
+  headers: Headers;
+  requestId: string | null;
+  attempts: number;
+}
+
+/** A job's states after which nothing more happens to it. */
+const FINISHED_JOB_STATES = new Set(['completado', 'cancelado']);
+
 export class ClienteConsultas {
   private readonly baseUrl: string;
   private readonly options: Required<Omit<ClienteOptions, 'baseUrl' | 'login' | 'token' | 'fetch'>> & { fetch: typeof fetch };
@@ -107,45 +143,156 @@ export class ClienteConsultas {
     return this.lookup('/catalogos/omisos', request, options, true);
   }
 
+  /** GET /cuenta: the balance, tariff, enabled lookups, limits and spending. */
+  async cuenta(): Promise<Cuenta> {
+    return (await this.send({ method: 'GET', path: '/cuenta' })).body as Cuenta;
+  }
+
+  /** GET /cuenta/movimientos, every page: newest first. */
+  movimientos(filters: { desde?: string; hasta?: string; tipo?: Movimiento['tipo'] } = {}): AsyncGenerator<Movimiento> {
+    return this.pages<Movimiento>('/cuenta/movimientos', 'movimientos', filters);
+  }
+
+  /** GET /consultas, every page: the integration's queries, newest first. */
+  consultas(filters: { consulta?: string; estado?: number; resultado?: string; desde?: string; hasta?: string } = {}): AsyncGenerator<ConsultaResumen> {
+    return this.pages<ConsultaResumen>('/consultas', 'consultas', filters);
+  }
+
+  /** GET /consultas/{request_id}: what happened to one request. */
+  async consulta(requestId: string): Promise<unknown> {
+    return (await this.send({ method: 'GET', path: `/consultas/${encodeURIComponent(requestId)}` })).body;
+  }
+
+  /** POST /lotes: a bulk job, sent once whatever the retries (one Idempotency-Key per call). */
+  async crearLote(request: LoteRequest, options: { idempotencyKey?: string } = {}): Promise<Lote> {
+    const key = options.idempotencyKey ?? globalThis.crypto.randomUUID();
+    return (await this.send({ method: 'POST', path: '/lotes', json: request, headers: { 'idempotency-key': key } })).body as Lote;
+  }
+
+  /** GET /lotes/{id}. */
+  async lote(id: string): Promise<Lote> {
+    return (await this.send({ method: 'GET', path: `/lotes/${encodeURIComponent(id)}` })).body as Lote;
+  }
+
+  /** GET /lotes, every page. */
+  lotes(): AsyncGenerator<Lote> {
+    return this.pages<Lote>('/lotes', 'lotes', {});
+  }
+
+  /**
+   * Waits until the job is completed or cancelled, reading it every `intervalMs` and telling
+   * `onProgress` each reading. A job paused for balance waits for a top-up: stop it with `signal`.
+   */
+  async esperarLote(id: string, options: { intervalMs?: number; onProgress?: (job: Lote) => void; signal?: AbortSignal } = {}): Promise<Lote> {
+    for (;;) {
+      const job = await this.lote(id);
+      options.onProgress?.(job);
+      if (FINISHED_JOB_STATES.has(job.estado)) return job;
+      await sleep(options.intervalMs ?? 2_000, options.signal);
+    }
+  }
+
+  /** GET /lotes/{id}/resultados as JSON lines, one result at a time. */
+  async *resultadosLote(id: string): AsyncGenerator<LoteResultado> {
+    const { body } = await this.send({ method: 'GET', path: `/lotes/${encodeURIComponent(id)}/resultados`, accept: 'application/x-ndjson' });
+    for (const line of String(body).split('\n')) if (line.trim() !== '') yield JSON.parse(line) as LoteResultado;
+  }
+
+  /** GET /lotes/{id}/resultados as CSV, the text as served. */
+  async resultadosLoteCsv(id: string): Promise<string> {
+    return String((await this.send({ method: 'GET', path: `/lotes/${encodeURIComponent(id)}/resultados`, accept: 'text/csv' })).body);
+  }
+
+  /** POST /vigilancias: a watch list, created once whatever the retries. */
+  async crearVigilancia(request: VigilanciaRequest, options: { idempotencyKey?: string } = {}): Promise<Vigilancia> {
+    const key = options.idempotencyKey ?? globalThis.crypto.randomUUID();
+    return (await this.send({ method: 'POST', path: '/vigilancias', json: request, headers: { 'idempotency-key': key } })).body as Vigilancia;
+  }
+
+  /** GET /vigilancias, every page. */
+  vigilancias(): AsyncGenerator<Vigilancia> {
+    return this.pages<Vigilancia>('/vigilancias', 'vigilancias', {});
+  }
+
+  /** GET /vigilancias/{id}. */
+  async vigilancia(id: string): Promise<Vigilancia> {
+    return (await this.send({ method: 'GET', path: `/vigilancias/${encodeURIComponent(id)}` })).body as Vigilancia;
+  }
+
+  /** PATCH /vigilancias/{id}: its name, schedule, state, NITs or constancias. */
+  async modificarVigilancia(id: string, change: VigilanciaCambioRequest): Promise<Vigilancia> {
+    return (await this.send({ method: 'PATCH', path: `/vigilancias/${encodeURIComponent(id)}`, json: change })).body as Vigilancia;
+  }
+
+  /** DELETE /vigilancias/{id}. */
+  async eliminarVigilancia(id: string): Promise<void> {
+    await this.send({ method: 'DELETE', path: `/vigilancias/${encodeURIComponent(id)}` });
+  }
+
+  /** GET /vigilancias/{id}/cambios, every page: newest first. */
+  cambiosVigilancia(id: string): AsyncGenerator<VigilanciaCambio> {
+    return this.pages<VigilanciaCambio>(`/vigilancias/${encodeURIComponent(id)}/cambios`, 'cambios', {});
+  }
+
   private async lookup<Body>(path: string, request: unknown, options: CallOptions, catalog: boolean): Promise<Respuesta<Body>> {
     // Fixed before the first attempt: every retry of this call is the same call, charged once.
     const idempotencyKey = catalog ? (options.idempotencyKey ?? globalThis.crypto.randomUUID()) : null;
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      'x-integracion-login': this.settings.login,
-      'x-integracion-token': this.settings.token,
-    };
+    const headers: Record<string, string> = {};
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
     if (options.constancia) headers['x-constancia'] = 'true';
-    const payload = JSON.stringify(request);
+    const answer = await this.send({ method: 'POST', path, json: request, headers, signal: options.signal });
+    return {
+      body: answer.body as Body,
+      status: answer.status,
+      requestId: answer.requestId,
+      idempotencyKey,
+      replayed: answer.headers.get('idempotency-replayed') === 'true',
+      constancia: constanciaOf(answer.headers, options.constancia === true),
+      attempts: answer.attempts,
+    };
+  }
+
+  /** Every item of a list the API pages with `siguiente` (a cursor), page after page. */
+  private async *pages<Item>(path: string, field: string, filters: Query): AsyncGenerator<Item> {
+    let cursor: string | undefined;
+    do {
+      const { body } = await this.send({ method: 'GET', path, query: { ...filters, cursor } });
+      const page = body as Record<string, unknown> & { siguiente?: string | null };
+      for (const item of (page[field] as Item[] | undefined) ?? []) yield item;
+      cursor = page.siguiente ?? undefined;
+    } while (cursor);
+  }
+
+  /** One request, with the credentials; a 502 or a failed connection retried, anything else not 2xx thrown as its cause. */
+  private async send(sent: Sent): Promise<Received> {
+    const url = new URL(`${this.baseUrl}${sent.path}`);
+    for (const [name, value] of Object.entries(sent.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
+    const headers: Record<string, string> = {
+      'x-integracion-login': this.settings.login,
+      'x-integracion-token': this.settings.token,
+      accept: sent.accept ?? 'application/json',
+      ...sent.headers,
+    };
+    if (sent.json !== undefined) headers['content-type'] = 'application/json';
+    const payload = sent.json === undefined ? undefined : JSON.stringify(sent.json);
     for (let attempt = 1; ; attempt++) {
       const last = attempt > this.options.retries;
       let response: Response;
       try {
-        response = await this.options.fetch(`${this.baseUrl}${path}`, { method: 'POST', headers, body: payload, signal: this.attemptSignal(options.signal) });
+        response = await this.options.fetch(url, { method: sent.method, headers, body: payload, signal: this.attemptSignal(sent.signal) });
       } catch (error) {
-        if (options.signal?.aborted) throw error;
-        // No answer: the call may or may not have reached the source. Sending it again with its key is safe.
-        if (last) throw new SinRespuesta(`Sin respuesta de ${path}: ${error instanceof Error ? error.message : String(error)}`, 0, null, null);
-        await this.pause(attempt, options.signal);
+        if (sent.signal?.aborted) throw error;
+        // No answer: the request may or may not have arrived. Sent again with the same key, it counts once.
+        if (last) throw new SinRespuesta(`Sin respuesta de ${sent.path}: ${error instanceof Error ? error.message : String(error)}`, 0, null, null);
+        await sleep(this.backoff(attempt), sent.signal);
         continue;
       }
       const body = await bodyOf(response);
       const requestId = response.headers.get('x-request-id');
-      if (response.status === 200) {
-        return {
-          body: body as Body,
-          status: 200,
-          requestId,
-          idempotencyKey,
-          replayed: response.headers.get('idempotency-replayed') === 'true',
-          constancia: constanciaOf(response.headers, options.constancia === true),
-          attempts: attempt,
-        };
-      }
+      if (response.ok) return { status: response.status, body, headers: response.headers, requestId, attempts: attempt };
       const error = errorOf(response.status, requestId, body, response.headers);
       if (!(error instanceof ServicioNoDisponible) || last) throw attach(error, attempt);
-      await this.pause(attempt, options.signal);
+      await sleep(this.backoff(attempt), sent.signal);
     }
   }
 
@@ -155,17 +302,20 @@ export class ClienteConsultas {
   }
 
   /** Exponential backoff with full jitter: 0 to backoffMs·2^(attempt-1), at most maxBackoffMs. */
-  private pause(attempt: number, signal: AbortSignal | undefined): Promise<void> {
-    const ceiling = Math.min(this.options.maxBackoffMs, this.options.backoffMs * 2 ** (attempt - 1));
-    const wait = Math.random() * ceiling;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(resolve, wait);
-      signal?.addEventListener('abort', () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      });
-    });
+  private backoff(attempt: number): number {
+    return Math.random() * Math.min(this.options.maxBackoffMs, this.options.backoffMs * 2 ** (attempt - 1));
   }
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    });
+  });
 }
 
 function attach(error: ErrorDeConsulta, attempts: number): ErrorDeConsulta {
