@@ -99,7 +99,7 @@ describe('operator CLI in Spanish (issue 24, defect 15)', { timeout: PROCESS_TES
 
     const badKind = await cli('integrations:history', created.nombre, '--kind', 'hold');
     expect(badKind.code).toBe(2);
-    expect(badKind.stderr).toContain('Error: --kind admite recarga, ajuste o "consulta cobrada" (también top_up, adjustment o capture); se recibió «hold»');
+    expect(badKind.stderr).toContain('Error: --kind admite recarga, ajuste, "consulta cobrada" o "constancia de consulta" (también top_up, adjustment, capture o constancia); se recibió «hold»');
     const badDay = await cli('integrations:history', created.nombre, '--since', '2026-02-31');
     expect(badDay.code).toBe(2);
     expect(badDay.stderr).toContain('Error: --since es una fecha AAAA-MM-DD, como 2026-11-01 (se recibió «2026-02-31»)');
@@ -220,10 +220,10 @@ describe('the CLI speaks the console\'s language (issue 32, point 10)', { timeou
     expect(unknown.stderr).toContain('Error: --lookup admite "RENAP por CUI", "RTU por NIT", "Catálogo CUI/NIT", "Catálogo RTU" o "Catálogo omisos" (también renap, rtu_nits, cui_nit, rtu u omisos); se recibió «catalogo»');
   });
 
-  it('takes --kind as the console names the movements (recarga, ajuste, consulta cobrada), in any case', async () => {
+  it('takes --kind as the console names the movements (recarga, ajuste, consulta cobrada, constancia de consulta), in any case', async () => {
     const created = await createIntegration('--balance', '5');
     await cliJson('integrations:adjust', created.nombre, '-1', '--note', 'Corrección');
-    for (const [kind, shown] of [['recarga', 'Recarga'], ['AJUSTE', 'Ajuste'], ['Consulta cobrada', null], ['top_up', 'Recarga']] as const) {
+    for (const [kind, shown] of [['recarga', 'Recarga'], ['AJUSTE', 'Ajuste'], ['Consulta cobrada', null], ['Constancia de consulta', null], ['top_up', 'Recarga']] as const) {
       const listed = await cli('integrations:history', created.nombre, '--kind', kind);
       expect(listed.code, `${kind}: ${listed.stderr}`).toBe(0);
       const movements = listed.stdout.trim().split('\n').slice(1);
@@ -232,7 +232,7 @@ describe('the CLI speaks the console\'s language (issue 32, point 10)', { timeou
     }
     const unknown = await cli('integrations:history', created.nombre, '--kind', 'cobro');
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('Error: --kind admite recarga, ajuste o "consulta cobrada" (también top_up, adjustment o capture); se recibió «cobro»');
+    expect(unknown.stderr).toContain('Error: --kind admite recarga, ajuste, "consulta cobrada" o "constancia de consulta" (también top_up, adjustment, capture o constancia); se recibió «cobro»');
   });
 
   it('lists console users with their state and second factor, in the Usuarios page\'s words', async () => {
