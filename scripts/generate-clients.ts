@@ -1,16 +1,24 @@
 // npm run clients:generate [-- --check]: the client libraries' generated parts, from the OpenAPI
 // document the app serves (lib/surfaces/openapi/document.ts, GET /api/openapi.json): the TypeScript
-// library's types (clients/typescript/src/openapi.ts, by openapi-typescript, pinned in package.json)
-// and its package.json (its version is the document's). With --check
-// nothing is written: it exits 1 naming each file that would change (CI and tests/clients run it).
+// library's types, the Python library's models, each library's package description (its version
+// is the document's) and clients/openapi-surface.json, what the libraries of this revision rely on.
+// A change that would break them under the same revision is refused (clients/compatibility.ts).
+// With --check nothing is written: it exits 1 naming each file that would change (tests/clients).
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { generatedClientFiles } from '@/clients/generate';
+import { BreakingChangeError, generatedClientFiles } from '@/clients/generate';
 
 const { values } = parseArgs({ options: { check: { type: 'boolean', default: false } } });
 
-const files = await generatedClientFiles();
+let files;
+try {
+  files = await generatedClientFiles();
+} catch (error) {
+  if (!(error instanceof BreakingChangeError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
 const stale = files.filter((file) => !fs.existsSync(file.path) || fs.readFileSync(file.path, 'utf8') !== file.text);
 if (values.check) {
   if (stale.length > 0) {

@@ -21,6 +21,7 @@ import { TryIt } from './try-it';
 import { WatchListSection, watchListOperations } from './watch-list-section';
 import { HistorySection, historyOperations } from './history-section';
 import { ConstanciasSection } from './constancias-section';
+import { ClientsSection } from './clients-section';
 import { WebhookSection } from './webhook-section';
 import './docs.css';
 
@@ -254,6 +255,7 @@ export default async function DocsPage() {
           <AccountSection baseUrl={baseUrl} document={document} accountLimit={env().ACCOUNT_API_PER_MINUTE} />
           <HistorySection baseUrl={baseUrl} document={document} />
           <ConstanciasSection baseUrl={baseUrl} document={document} />
+          <ClientsSection baseUrl={baseUrl} document={document} />
 
           <WebhookSection settings={webhookDocsSettings()} />
 

@@ -89,6 +89,16 @@ describe('the TypeScript client library', () => {
     expect(JSON.parse(readFileSync('clients/typescript/package.json', 'utf8')).version).toBe(`${year}.${month}.${day}`);
   });
 
+  it('is in /docs beside curl and Python: how to install each, and the same call in each', async () => {
+    const page = await (await fetch(`${gateway.app.baseUrl}/docs`)).text();
+    const version = JSON.parse(readFileSync('clients/typescript/package.json', 'utf8')).version as string;
+    expect(page).toContain('Librerías cliente');
+    for (const library of ['curl', 'typescript', 'python']) expect(page).toContain(`data-testid="library-${library}"`);
+    expect(page).toContain(`npm install ./pasarela-contribuyentes-cliente-${version}.tgz`);
+    expect(page).toContain(`pip install pasarela_contribuyentes-${version}-py3-none-any.whl`);
+    expect(page).toContain(`${gateway.app.baseUrl}/api/catalogos/omisos`);
+  });
+
   it('requires the base URL and both credentials: no host is assumed', () => {
     expect(() => new client.ClienteConsultas({ baseUrl: '', login: 'a', token: 'b' })).toThrow(/baseUrl is required/);
     expect(() => new client.ClienteConsultas({ baseUrl: 'https://x/api', login: 'a', token: '' })).toThrow(/login and token are required/);
