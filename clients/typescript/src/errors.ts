@@ -1,6 +1,7 @@
 // One error type per cause the contract names. A status alone does not say the cause: two 401s,
 // two 402s, three 403s and three 429s differ only by their message (the contract's "Errors" rules),
 // so each is decided here by status and message, once, for every caller.
+import { CAUSE_OF_MESSAGE } from './contract-messages.js';
 
 /** Every answer the gateway did not resolve, with what the integrator needs to report it. */
 export class ErrorDeConsulta extends Error {
@@ -55,28 +56,24 @@ export class SinRespuesta extends ErrorDeConsulta {}
 
 type ErrorType = new (message: string, status: number, requestId: string | null, body: unknown) => ErrorDeConsulta;
 
-/** The contract's messages, byte for byte, and the cause each one names. */
-const BY_MESSAGE: Record<string, ErrorType> = {
-  'CUI is required': SolicitudNoValida,
-  'Array of NITs is required': SolicitudNoValida,
-  'Máximo 50 NITs por petición': SolicitudNoValida,
-  'Integration authentication required.': CredencialesRequeridas,
-  'RENAP access not enabled.': ConsultaNoHabilitada,
-  'RTU access not enabled.': ConsultaNoHabilitada,
-  'Rate limit exceeded.': LimitePorMinuto,
-  'Envia un NIT o un CUI para consultar.': SolicitudNoValida,
-  'Integración no encontrada con estas credenciales.': IntegracionNoEncontrada,
-  'No fue posible autenticar la consulta. Escribe a soporte.': AutenticacionDelServicioRechazada,
-  'Tu integracion no tiene saldo disponible. Recarga para seguir consultando.': SaldoInsuficiente,
-  'El servicio de consultas no tiene saldo disponible. Escribe a soporte.': SaldoDelServicioAgotado,
-  'Se requieren credenciales de integracion.': CredencialesRequeridas,
-  'Esta consulta no esta habilitada para tu integracion.': ConsultaNoHabilitada,
-  'Esta consulta no esta habilitada. Escribe a soporte.': ConsultaNegadaPorLaFuente,
-  'No encontramos informacion para los datos enviados.': NoEncontrado,
-  'Demasiadas consultas seguidas. Intenta en un minuto.': LimitePorMinuto,
-  'Demasiadas consultas seguidas. Intenta de nuevo en unos minutos.': FuenteLimitando,
-  'El servicio de consultas no esta disponible en este momento.': ServicioNoDisponible,
+const TYPES: Record<(typeof CAUSE_OF_MESSAGE)[keyof typeof CAUSE_OF_MESSAGE], ErrorType> = {
+  SolicitudNoValida,
+  DatosRechazadosPorLaFuente,
+  IntegracionNoEncontrada,
+  AutenticacionDelServicioRechazada,
+  SaldoInsuficiente,
+  SaldoDelServicioAgotado,
+  CredencialesRequeridas,
+  ConsultaNoHabilitada,
+  ConsultaNegadaPorLaFuente,
+  NoEncontrado,
+  LimitePorMinuto,
+  FuenteLimitando,
+  ServicioNoDisponible,
 };
+
+/** The contract's messages, byte for byte (generated from the app's own: ./contract-messages.ts), and the cause each one names. */
+const BY_MESSAGE: Record<string, ErrorType> = Object.fromEntries(Object.entries(CAUSE_OF_MESSAGE).map(([message, cause]) => [message, TYPES[cause]]));
 
 /** When the message is not one the contract lists: the cause the status alone allows. */
 const BY_STATUS: Record<number, ErrorType> = {
@@ -96,7 +93,6 @@ export function errorOf(status: number, requestId: string | null, body: unknown,
     return new LimiteGlobalPorIp(typeof body === 'string' && body !== '' ? body : 'Límite global por IP', status, requestId, body);
   }
   if (status === 400 && headers.get('x-motivo-rechazo') === 'idempotency-key-reused') return new ClaveDeIdempotenciaReusada(message ?? '', status, requestId, body);
-  if (status === 400 && message === 'Los datos de la consulta no son validos.') return new DatosRechazadosPorLaFuente(message, status, requestId, body);
   const type = (message !== undefined ? BY_MESSAGE[message] : undefined) ?? BY_STATUS[status] ?? ErrorDeConsulta;
   return new type(message ?? `HTTP ${status}`, status, requestId, body);
 }

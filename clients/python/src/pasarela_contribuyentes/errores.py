@@ -6,6 +6,8 @@ distinguen por el mensaje, así que cada causa se decide aquí, una vez, por est
 
 from typing import Any, Mapping, Optional
 
+from .mensajes import CAUSA_POR_MENSAJE
+
 
 class ErrorDeConsulta(Exception):
     """Toda respuesta que la pasarela no resolvió, con lo necesario para reportarla."""
@@ -91,28 +93,8 @@ class SinRespuesta(ErrorDeConsulta):
     """No llegó respuesta (una falla de red o el tiempo de espera) después de cada reintento."""
 
 
-#: Los mensajes del contrato, byte por byte, y la causa que nombra cada uno.
-POR_MENSAJE = {
-    "CUI is required": SolicitudNoValida,
-    "Array of NITs is required": SolicitudNoValida,
-    "Máximo 50 NITs por petición": SolicitudNoValida,
-    "Integration authentication required.": CredencialesRequeridas,
-    "RENAP access not enabled.": ConsultaNoHabilitada,
-    "RTU access not enabled.": ConsultaNoHabilitada,
-    "Rate limit exceeded.": LimitePorMinuto,
-    "Envia un NIT o un CUI para consultar.": SolicitudNoValida,
-    "Integración no encontrada con estas credenciales.": IntegracionNoEncontrada,
-    "No fue posible autenticar la consulta. Escribe a soporte.": AutenticacionDelServicioRechazada,
-    "Tu integracion no tiene saldo disponible. Recarga para seguir consultando.": SaldoInsuficiente,
-    "El servicio de consultas no tiene saldo disponible. Escribe a soporte.": SaldoDelServicioAgotado,
-    "Se requieren credenciales de integracion.": CredencialesRequeridas,
-    "Esta consulta no esta habilitada para tu integracion.": ConsultaNoHabilitada,
-    "Esta consulta no esta habilitada. Escribe a soporte.": ConsultaNegadaPorLaFuente,
-    "No encontramos informacion para los datos enviados.": NoEncontrado,
-    "Demasiadas consultas seguidas. Intenta en un minuto.": LimitePorMinuto,
-    "Demasiadas consultas seguidas. Intenta de nuevo en unos minutos.": FuenteLimitando,
-    "El servicio de consultas no esta disponible en este momento.": ServicioNoDisponible,
-}
+#: Los mensajes del contrato, byte por byte (generados de los de la pasarela: mensajes.py), y la causa que nombra cada uno.
+POR_MENSAJE = {mensaje: globals()[causa] for mensaje, causa in CAUSA_POR_MENSAJE.items()}
 
 #: Cuando el mensaje no es uno del contrato: la causa que el estado solo permite.
 POR_ESTADO = {
@@ -133,8 +115,6 @@ def error_de(status: int, request_id: Optional[str], body: Any, headers: Mapping
         return LimiteGlobalPorIp(body if isinstance(body, str) and body else "Límite global por IP", status, request_id, body)
     if status == 400 and headers.get("x-motivo-rechazo") == "idempotency-key-reused":
         return ClaveDeIdempotenciaReusada(mensaje or "", status, request_id, body)
-    if status == 400 and mensaje == "Los datos de la consulta no son validos.":
-        return DatosRechazadosPorLaFuente(mensaje, status, request_id, body)
     tipo = POR_MENSAJE.get(mensaje or "") or POR_ESTADO.get(status) or ErrorDeConsulta
     return tipo(mensaje or "HTTP %d" % status, status, request_id, body)
 
