@@ -7,6 +7,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { closeDatabase, database } from '@/db/client';
 import { nextAuthSecret } from '@/lib/flows/auth/secret';
 import { resetEnvCache } from '@/tests/support/test-database';
+import { PROCESS_TEST_TIMEOUT_MS } from '@/tests/support/timeouts';
+
+// Opening a new embedded database migrates it from nothing: about 8 s alone, and over 30 s on CI's
+// two cores while the PostgreSQL suite, the multi-instance files and the image build share them.
+const OPENS_A_DATABASE = { timeout: PROCESS_TEST_TIMEOUT_MS };
 
 const mode = (file: string) => fs.statSync(file).mode & 0o777;
 
@@ -38,7 +43,7 @@ describe('.data/', () => {
     expect(mode('.data/nextauth-secret')).toBe(0o600);
   });
 
-  it('is created 0700 for the embedded database', async () => {
+  it('is created 0700 for the embedded database', OPENS_A_DATABASE, async () => {
     await database();
     expect(mode('.data')).toBe(0o700);
   });
@@ -52,7 +57,7 @@ describe('.data/', () => {
 });
 
 describe('a database folder elsewhere', () => {
-  it('is created 0700, while a folder that already exists (shared, like /tmp) keeps its permissions', async () => {
+  it('is created 0700, while a folder that already exists (shared, like /tmp) keeps its permissions', OPENS_A_DATABASE, async () => {
     fs.mkdirSync('shared', { mode: 0o755 });
     fs.chmodSync('shared', 0o1777);
     process.env.PGLITE_DIR = path.join(scratch, 'shared', 'gateway', 'db');
