@@ -38,6 +38,23 @@ async function statementsSent(): Promise<number> {
   return sampleValue((await scrapeMetrics(app.baseUrl, METRICS_TOKEN)).samples, 'gateway_database_round_trips_total');
 }
 
+/**
+ * The fewest statements `measure` was seen to cost in `tries` runs. The app's own periodic work
+ * (leases, pollers) may add statements to a window, never take any away: on a busy machine, where
+ * a window lasts seconds, one clean window is the measurement.
+ */
+async function fewestStatements(measure: () => Promise<void>, tries = 4): Promise<number> {
+  let fewest = Infinity;
+  for (let attempt = 0; attempt < tries && fewest > 1; attempt++) {
+    // Let the last cached answer expire, so each run starts with a fresh check.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const before = await statementsSent();
+    await measure();
+    fewest = Math.min(fewest, (await statementsSent()) - before);
+  }
+  return fewest;
+}
+
 async function health(): Promise<number> {
   const response = await fetch(`${app.baseUrl}/api/health`);
   await response.arrayBuffer();
@@ -60,23 +77,21 @@ describe('GET /api/health', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
       30_000,
       'the statement count settles after the start',
     );
-    // Let the warm-up's cached answer expire, so the burst starts with a fresh check.
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
-
-    const before = await statementsSent();
-    const startedAt = Date.now();
-    const statuses = await Promise.all(Array.from({ length: BURST }, () => health()));
-    const elapsedMs = Date.now() - startedAt;
-    const duringBurst = (await statementsSent()) - before;
-    expect(statuses.every((status) => status === 200)).toBe(true);
+    let elapsedMs = 0;
+    const duringBurst = await fewestStatements(async () => {
+      const startedAt = Date.now();
+      const statuses = await Promise.all(Array.from({ length: BURST }, () => health()));
+      elapsedMs = Date.now() - startedAt;
+      expect(statuses.every((status) => status === 200)).toBe(true);
+    });
     // One check per started second of the burst (on a quiet machine it takes well under one).
     expect(duringBurst).toBeGreaterThanOrEqual(1);
-    expect(duringBurst).toBeLessThanOrEqual(Math.ceil(elapsedMs / 1_000));
+    expect(duringBurst).toBeLessThanOrEqual(Math.max(1, Math.ceil(elapsedMs / 1_000)));
     expect(elapsedMs, 'the burst must be much shorter than its size in seconds for this test to mean anything').toBeLessThan(BURST * 100);
 
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
-    const beforeLater = await statementsSent();
-    expect(await health()).toBe(200);
-    expect((await statementsSent()) - beforeLater).toBe(1);
+    const later = await fewestStatements(async () => {
+      expect(await health()).toBe(200);
+    });
+    expect(later).toBe(1);
   });
 });
