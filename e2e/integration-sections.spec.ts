@@ -207,8 +207,8 @@ test.describe.serial('la página de una integración, por secciones', () => {
     await admin.setViewportSize(DESKTOP);
     // The administrator has them, on the same pages.
     await admin.goto(`${baseUrl}/admin/integraciones/${ownId}/saldo`);
-    expect(await enabledButtons(admin)).toEqual(expect.arrayContaining(['Guardar tarifa', 'Recargar', 'Registrar ajuste', 'Guardar umbral']));
-    await expect(admin.locator('main form:not([method="get"])')).toHaveCount(4);
+    expect(await enabledButtons(admin)).toEqual(expect.arrayContaining(['Guardar tarifa', 'Guardar la tarifa por constancia', 'Recargar', 'Registrar ajuste', 'Guardar umbral']));
+    await expect(admin.locator('main form:not([method="get"])')).toHaveCount(5);
 
     const support = await supportUser(browser, admin);
     try {
