@@ -97,6 +97,16 @@ const CAUSES: { registry: Record<keyof typeof REGISTRY_MESSAGES, string>; catalo
   },
 };
 
+/** When an answer's message is not one of the contract's: the cause its status alone allows. */
+const CAUSE_OF_STATUS: Record<number, string> = {
+  400: 'SolicitudNoValida',
+  401: 'IntegracionNoEncontrada',
+  403: 'CredencialesRequeridas',
+  404: 'NoEncontrado',
+  500: 'ErrorInterno',
+  502: 'ServicioNoDisponible',
+};
+
 /** Each contract message, byte for byte, and the error type it names. */
 export function causeOfMessage(): Array<[string, string]> {
   return [
@@ -114,6 +124,11 @@ function typescriptMessages(revision: string): string {
     ...lines,
     '} as const;',
     '',
+    "/** When an answer's message is not one of the contract's: the cause its status alone allows. */",
+    'export const CAUSE_OF_STATUS = {',
+    ...Object.entries(CAUSE_OF_STATUS).map(([status, cause]) => `  ${status}: '${cause}',`),
+    '} as const;',
+    '',
   ].join('\n');
 }
 
@@ -126,6 +141,11 @@ function pythonMessages(revision: string): string {
     '',
     'CAUSA_POR_MENSAJE = {',
     ...lines,
+    '}',
+    '',
+    '#: Cuando el mensaje no es uno del contrato: la causa que el estado solo permite.',
+    'CAUSA_POR_ESTADO = {',
+    ...Object.entries(CAUSE_OF_STATUS).map(([status, cause]) => `    ${status}: "${cause}",`),
     '}',
     '',
   ].join('\n');

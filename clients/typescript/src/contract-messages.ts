@@ -22,3 +22,13 @@ export const CAUSE_OF_MESSAGE = {
   "Demasiadas consultas seguidas. Intenta de nuevo en unos minutos.": 'FuenteLimitando',
   "El servicio de consultas no esta disponible en este momento.": 'ServicioNoDisponible',
 } as const;
+
+/** When an answer's message is not one of the contract's: the cause its status alone allows. */
+export const CAUSE_OF_STATUS = {
+  400: 'SolicitudNoValida',
+  401: 'IntegracionNoEncontrada',
+  403: 'CredencialesRequeridas',
+  404: 'NoEncontrado',
+  500: 'ErrorInterno',
+  502: 'ServicioNoDisponible',
+} as const;

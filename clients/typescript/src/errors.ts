@@ -1,7 +1,7 @@
 // One error type per cause the contract names. A status alone does not say the cause: two 401s,
 // two 402s, three 403s and three 429s differ only by their message (the contract's "Errors" rules),
 // so each is decided here by status and message, once, for every caller.
-import { CAUSE_OF_MESSAGE } from './contract-messages.js';
+import { CAUSE_OF_MESSAGE, CAUSE_OF_STATUS } from './contract-messages.js';
 
 /** Every answer the gateway did not resolve, with what the integrator needs to report it. */
 export class ErrorDeConsulta extends Error {
@@ -56,7 +56,10 @@ export class SinRespuesta extends ErrorDeConsulta {}
 
 type ErrorType = new (message: string, status: number, requestId: string | null, body: unknown) => ErrorDeConsulta;
 
-const TYPES: Record<(typeof CAUSE_OF_MESSAGE)[keyof typeof CAUSE_OF_MESSAGE], ErrorType> = {
+type Cause = (typeof CAUSE_OF_MESSAGE)[keyof typeof CAUSE_OF_MESSAGE] | (typeof CAUSE_OF_STATUS)[keyof typeof CAUSE_OF_STATUS];
+
+const TYPES: Record<Cause, ErrorType> = {
+  ErrorInterno,
   SolicitudNoValida,
   DatosRechazadosPorLaFuente,
   IntegracionNoEncontrada,
@@ -75,15 +78,8 @@ const TYPES: Record<(typeof CAUSE_OF_MESSAGE)[keyof typeof CAUSE_OF_MESSAGE], Er
 /** The contract's messages, byte for byte (generated from the app's own: ./contract-messages.ts), and the cause each one names. */
 const BY_MESSAGE: Record<string, ErrorType> = Object.fromEntries(Object.entries(CAUSE_OF_MESSAGE).map(([message, cause]) => [message, TYPES[cause]]));
 
-/** When the message is not one the contract lists: the cause the status alone allows. */
-const BY_STATUS: Record<number, ErrorType> = {
-  400: SolicitudNoValida,
-  401: IntegracionNoEncontrada,
-  403: CredencialesRequeridas,
-  404: NoEncontrado,
-  500: ErrorInterno,
-  502: ServicioNoDisponible,
-};
+/** When the message is not one the contract lists: the cause the status alone allows (./contract-messages.ts). */
+const BY_STATUS: Record<number, ErrorType> = Object.fromEntries(Object.entries(CAUSE_OF_STATUS).map(([status, cause]) => [status, TYPES[cause]]));
 
 /** The contract's error for an answer that is not a success. */
 export function errorOf(status: number, requestId: string | null, body: unknown, headers: { get(name: string): string | null }): ErrorDeConsulta {

@@ -228,13 +228,11 @@ export async function keepRecord(entry: JournalEntry, error: unknown): Promise<v
 }
 
 /** Writes a registry lookup's record, or keeps it in the journal when the database does not take it. */
-export async function recordUnbilledOrKeep(record: QueryRecordInput, seals?: LookupSeals, receipt?: StatementCompanion): Promise<'written' | 'kept'> {
+export async function recordUnbilledOrKeep(record: QueryRecordInput, seals?: LookupSeals, receipt?: StatementCompanion): Promise<void> {
   try {
     await recordUnbilledQuery(record, seals, receipt);
-    return 'written';
   } catch (error) {
-    // The receipt is not kept with it: its index becomes a hole, and the answer says it has none.
+    // The receipt is not kept with it (never told it was written): its index becomes a hole, and the answer says it has none.
     await keepRecord({ kind: 'unbilled', record }, error);
-    return 'kept';
   }
 }

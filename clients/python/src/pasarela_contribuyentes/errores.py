@@ -6,7 +6,7 @@ distinguen por el mensaje, así que cada causa se decide aquí, una vez, por est
 
 from typing import Any, Mapping, Optional
 
-from .mensajes import CAUSA_POR_MENSAJE
+from .mensajes import CAUSA_POR_ESTADO, CAUSA_POR_MENSAJE
 
 
 class ErrorDeConsulta(Exception):
@@ -96,15 +96,8 @@ class SinRespuesta(ErrorDeConsulta):
 #: Los mensajes del contrato, byte por byte (generados de los de la pasarela: mensajes.py), y la causa que nombra cada uno.
 POR_MENSAJE = {mensaje: globals()[causa] for mensaje, causa in CAUSA_POR_MENSAJE.items()}
 
-#: Cuando el mensaje no es uno del contrato: la causa que el estado solo permite.
-POR_ESTADO = {
-    400: SolicitudNoValida,
-    401: IntegracionNoEncontrada,
-    403: CredencialesRequeridas,
-    404: NoEncontrado,
-    500: ErrorInterno,
-    502: ServicioNoDisponible,
-}
+#: Cuando el mensaje no es uno del contrato: la causa que el estado solo permite (mensajes.py).
+POR_ESTADO = {estado: globals()[causa] for estado, causa in CAUSA_POR_ESTADO.items()}
 
 
 def error_de(status: int, request_id: Optional[str], body: Any, headers: Mapping[str, str]) -> ErrorDeConsulta:

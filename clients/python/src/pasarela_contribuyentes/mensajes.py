@@ -23,3 +23,13 @@ CAUSA_POR_MENSAJE = {
     "Demasiadas consultas seguidas. Intenta de nuevo en unos minutos.": "FuenteLimitando",
     "El servicio de consultas no esta disponible en este momento.": "ServicioNoDisponible",
 }
+
+#: Cuando el mensaje no es uno del contrato: la causa que el estado solo permite.
+CAUSA_POR_ESTADO = {
+    400: "SolicitudNoValida",
+    401: "IntegracionNoEncontrada",
+    403: "CredencialesRequeridas",
+    404: "NoEncontrado",
+    500: "ErrorInterno",
+    502: "ServicioNoDisponible",
+}
