@@ -53,8 +53,12 @@ const BASELINE_HEADERS = Object.entries(baselineSecurityHeaders({ https: publicU
 // answers 408 and closes the connection; it looks every second. Sending the answer is not bounded
 // here: a lookup may wait for its source up to its ceiling.
 const requestTimeout = readMilliseconds(log, 'REQUEST_RECEIVE_TIMEOUT_MS', process.env.REQUEST_RECEIVE_TIMEOUT_MS, 30_000, 1_000);
+// An upgrade is only ever taken for `npm run dev`'s websocket (Next's hot reload). Java's HttpClient
+// and curl --http2 offer h2c on every http:// request; Next listens for upgrades once it has served
+// a request and closed those connections unanswered. Declined, they are answered in HTTP/1.1.
+const shouldUpgradeCallback = (request) => dev && request.headers.upgrade?.toLowerCase() === 'websocket';
 const server = http.createServer(
-  { ServerResponse: gatewayResponseClass(BASELINE_HEADERS), requestTimeout, headersTimeout: Math.min(20_000, requestTimeout), connectionsCheckingInterval: 1_000 },
+  { ServerResponse: gatewayResponseClass(BASELINE_HEADERS), requestTimeout, headersTimeout: Math.min(20_000, requestTimeout), connectionsCheckingInterval: 1_000, shouldUpgradeCallback },
   (request, response) => {
     request.headers['x-gateway-peer-ip'] = request.socket.remoteAddress ?? '';
     // Next hides a client navigation's `rsc` header and `_rsc` query from proxy.ts; this mark (a

@@ -1,4 +1,5 @@
 // The security headers of every page and API answer, over HTTP against the built app.
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInRefusalMessage } from '@/lib/flows/auth/sign-in-errors';
 import { CLIENT_NAVIGATION_HEADER } from '@/lib/surfaces/public-pages/client-navigation.mjs';
@@ -258,6 +259,34 @@ describe('security headers', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
       expect([307, 308], target).toContain(answer.status);
       expectStaysHome(answer, `GET ${target} (Host: evil.example)`);
     }
+  });
+
+  // Java's HttpClient asks every http:// request to become HTTP/2 (h2c), as curl --http2 does. The
+  // upgrade is optional (RFC 7230, 6.7): a server that does not take it answers in HTTP/1.1. Once a
+  // page had been served, Next listened for upgrades (its websockets) and every such request's
+  // connection was closed unanswered.
+  it('a request that offers an upgrade to HTTP/2 (h2c) is answered in HTTP/1.1: a lookup, the API and a page', async () => {
+    await request('/admin/login'); // Next starts listening for upgrades with its first request
+    const offeringH2c = (method: string, path: string, body?: string) =>
+      new Promise<{ status: number; text: string; upgrade?: string }>((resolve, reject) => {
+        const sent = http.request(
+          { host: '127.0.0.1', port: app.port, method, path, headers: { connection: 'Upgrade, HTTP2-Settings', upgrade: 'h2c', 'http2-settings': 'AAMAAABkAAQAoAAAAAIAAAAA', 'content-type': 'application/json' }, timeout: 15_000 },
+          (response) => {
+            let text = '';
+            response.setEncoding('utf8');
+            response.on('data', (chunk: string) => (text += chunk));
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+          },
+        );
+        sent.on('upgrade', (response) => resolve({ status: response.statusCode ?? 0, text: '', upgrade: String(response.headers.upgrade) }));
+        sent.on('timeout', () => sent.destroy(new Error(`${method} ${path}: no answer in 15 s`)));
+        sent.on('error', reject);
+        sent.end(body);
+      });
+    const lookup = await offeringH2c('POST', '/api/catalogos/omisos', '{"nit":"576937-K"}');
+    expect(lookup).toEqual({ status: 403, text: expect.stringContaining('"message"') });
+    expect(await offeringH2c('GET', '/api/health')).toMatchObject({ status: 200, text: expect.stringContaining('"status"') });
+    expect(await offeringH2c('GET', '/admin/login')).toMatchObject({ status: 200, text: expect.stringContaining('<form') });
   });
 
   it('Next static files are not sniffed either', async () => {
