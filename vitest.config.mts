@@ -57,6 +57,8 @@ const ONE_DATABASE_FILES: Record<string, 'pglite' | 'postgresql'> = {
   // The client libraries build, pack and run against the app: their behaviour is the app's HTTP, on either database.
   'tests/clients/typescript-client.test.ts': 'pglite',
   'tests/clients/python-client.test.ts': 'postgresql',
+  'tests/clients/php-client.test.ts': 'pglite',
+  'tests/clients/java-client.test.ts': 'pglite',
   'tests/portal/portal-return-path.test.ts': 'postgresql',
   'tests/openapi/document.test.ts': 'postgresql',
   'tests/security/slip-headers.test.ts': 'postgresql',

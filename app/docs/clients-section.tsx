@@ -36,6 +36,24 @@ cliente = ClienteConsultas("${baseUrl}", os.environ["LOGIN"], os.environ["TOKEN"
 respuesta = cliente.omisos(nit="576937-K")
 print(respuesta.request_id, respuesta.body["data"])`,
     },
+    {
+      key: 'php',
+      label: 'PHP 8.1+ (sin dependencias)',
+      install: `composer require pasarela-contribuyentes/cliente:${version}`,
+      code: `use PasarelaContribuyentes\\ClienteConsultas;
+
+$cliente = new ClienteConsultas('${baseUrl}', getenv('LOGIN'), getenv('TOKEN'));
+$respuesta = $cliente->omisos(nit: '576937-K');
+echo $respuesta->requestId, ' ', json_encode($respuesta->body['data']);`,
+    },
+    {
+      key: 'java',
+      label: 'Java 17+ (con jackson-databind)',
+      install: `<dependency><groupId>gt.pasarela.contribuyentes</groupId><artifactId>cliente</artifactId><version>${version}</version></dependency>`,
+      code: `ClienteConsultas cliente = new ClienteConsultas("${baseUrl}", System.getenv("LOGIN"), System.getenv("TOKEN"));
+Respuesta respuesta = cliente.omisos(ClienteConsultas.Identificador.nit("576937-K"));
+System.out.println(respuesta.getRequestId() + " " + respuesta.getBody().get("data"));`,
+    },
   ];
   return (
     <section id="librerias" className="support" aria-labelledby="librerias-title">
@@ -44,7 +62,7 @@ print(respuesta.request_id, respuesta.body["data"])`,
         Versión {version}, la del contrato {document.info.version}. Cada una trae un error por causa del contrato (los pares de 401, 402, 403 y 429 que
         solo distingue el mensaje), reintenta solo un 502 o una conexión fallida (nunca un 429), usa la misma <code>Idempotency-Key</code> en cada
         reintento de una consulta de catálogo (se cobra una vez), espera 45 segundos por intento y pide siempre la dirección base. Las entrega el equipo
-        del servicio con su paquete (<code>clients/</code> del repositorio); PHP y Java, en preparación; C#, con los ejemplos de cada consulta.
+        del servicio con su paquete (<code>clients/</code> del repositorio); C#, con los ejemplos de cada consulta.
       </p>
       {samples.map((sample) => (
         <details key={sample.key} data-testid={`library-${sample.key}`}>

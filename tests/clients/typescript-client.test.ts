@@ -89,11 +89,11 @@ describe('the TypeScript client library', () => {
     expect(JSON.parse(readFileSync('clients/typescript/package.json', 'utf8')).version).toBe(`${year}.${month}.${day}`);
   });
 
-  it('is in /docs beside curl and Python: how to install each, and the same call in each', async () => {
+  it('is in /docs beside curl, Python, PHP and Java: how to install each, and the same call in each', async () => {
     const page = await (await fetch(`${gateway.app.baseUrl}/docs`)).text();
     const version = JSON.parse(readFileSync('clients/typescript/package.json', 'utf8')).version as string;
     expect(page).toContain('Librerías cliente');
-    for (const library of ['curl', 'typescript', 'python']) expect(page).toContain(`data-testid="library-${library}"`);
+    for (const library of ['curl', 'typescript', 'python', 'php', 'java']) expect(page).toContain(`data-testid="library-${library}"`);
     expect(page).toContain(`npm install ./pasarela-contribuyentes-cliente-${version}.tgz`);
     expect(page).toContain(`pip install pasarela_contribuyentes-${version}-py3-none-any.whl`);
     expect(page).toContain(`${gateway.app.baseUrl}/api/catalogos/omisos`);
