@@ -12,6 +12,10 @@ import gt.pasarela.contribuyentes.Transporte;
 import gt.pasarela.contribuyentes.TransporteHttp;
 import gt.pasarela.contribuyentes.modelos.Cuenta;
 import gt.pasarela.contribuyentes.modelos.OmisosRespuesta;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -167,21 +171,37 @@ public class Escenario {
         return Map.of("problemas", problemas, "tiempo_de_espera", ClienteConsultas.TIEMPO_DE_ESPERA.toSeconds());
     }
 
+    /**
+     * One JVM for every step: each line on standard input is a step's name, a tab and its data (JSON);
+     * each answer is one line on standard output, the step's view or {"falla": "..."}.
+     */
     public static void main(String[] argumentos) throws Exception {
         ObjectMapper json = new ObjectMapper();
-        datos = json.readTree(argumentos[1]);
-        Object vista = switch (argumentos[0]) {
-            case "consultas" -> consultas();
-            case "errores" -> errores();
-            case "reintento" -> reintento();
-            case "limite" -> limite();
-            case "lote" -> lote();
-            case "vigilancia" -> vigilancia();
-            case "paginas" -> paginas();
-            case "aviso" -> aviso();
-            case "obligatorios" -> obligatorios();
-            default -> throw new IllegalArgumentException(argumentos[0]);
-        };
-        System.out.println(json.writeValueAsString(vista));
+        BufferedReader entrada = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        for (String linea = entrada.readLine(); linea != null; linea = entrada.readLine()) {
+            String[] partes = linea.split("\t", 2);
+            Object vista;
+            try {
+                datos = json.readTree(partes[1]);
+                vista = switch (partes[0]) {
+                    case "consultas" -> consultas();
+                    case "errores" -> errores();
+                    case "reintento" -> reintento();
+                    case "limite" -> limite();
+                    case "lote" -> lote();
+                    case "vigilancia" -> vigilancia();
+                    case "paginas" -> paginas();
+                    case "aviso" -> aviso();
+                    case "obligatorios" -> obligatorios();
+                    default -> throw new IllegalArgumentException(partes[0]);
+                };
+            } catch (RuntimeException falla) {
+                StringWriter traza = new StringWriter();
+                falla.printStackTrace(new PrintWriter(traza));
+                vista = Map.of("falla", traza.toString());
+            }
+            System.out.println(json.writeValueAsString(vista));
+            System.out.flush();
+        }
     }
 }

@@ -5,11 +5,12 @@
 // simulator sees what the other libraries' does: the five lookups, each cause's exception with its
 // request id, a 502 retried with the same key and charged once, a 429 never resent, a job, a watch
 // list, every page of a list and a notice verified.
-import { execFile } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedClientFiles } from '@/clients/generate';
@@ -61,10 +62,14 @@ beforeAll(async () => {
 }, PROCESS_TEST_TIMEOUT_MS * 2);
 
 afterAll(async () => {
+  scenario?.child.stdin.end();
   await gateway?.stop();
   await testDb?.cleanup();
   if (workDirectory) await rm(workDirectory, { recursive: true, force: true });
 });
+
+/** The scenario's one JVM, started with the first step: a JVM's start cost 1-3 s a step on CI's two cores. */
+let scenario: { child: ChildProcessWithoutNullStreams; lines: AsyncIterator<string> } | undefined;
 
 /** Runs one step of the scenario with the installed jar as its class path; its JSON line. */
 async function step<T = Record<string, unknown>>(name: string, extra: Record<string, unknown> = {}): Promise<T> {
@@ -77,9 +82,17 @@ async function step<T = Record<string, unknown>>(name: string, extra: Record<str
     ...credentials,
     ...extra,
   };
-  // A short-lived program: the JIT's first tier only starts it sooner.
-  const { stdout } = await run('java', ['-XX:TieredStopAtLevel=1', '-cp', classPath, 'Escenario', name, JSON.stringify(data)], { cwd: installed });
-  return JSON.parse(stdout) as T;
+  if (!scenario) {
+    const child = spawn('java', ['-cp', classPath, 'Escenario'], { cwd: installed });
+    child.stderr.pipe(process.stderr);
+    scenario = { child, lines: createInterface({ input: child.stdout })[Symbol.asyncIterator]() };
+  }
+  scenario.child.stdin.write(`${name}\t${JSON.stringify(data)}\n`);
+  const line = await scenario.lines.next();
+  if (line.done) throw new Error(`the scenario's JVM ended before answering ${name}`);
+  const answer = JSON.parse(line.value) as T & { falla?: string };
+  if (answer && typeof answer === 'object' && 'falla' in answer && typeof answer.falla === 'string') throw new Error(`${name}: ${answer.falla}`);
+  return answer;
 }
 
 type Cause = { tipo: string; status: number; request_id: string | null; intentos: number } | null;
