@@ -16,9 +16,11 @@ export interface PeriodicJob {
 
 interface Scheduled {
   timers: Map<string, NodeJS.Timeout>;
+  /** The runs under way (a lease taken, a run, its release). */
+  running: Set<Promise<void>>;
 }
 
-const scheduled = processSlot<Scheduled>('jobs', () => ({ timers: new Map() }));
+const scheduled = processSlot<Scheduled>('jobs', () => ({ timers: new Map(), running: new Set() }));
 
 /**
  * Runs a job periodically on whichever instance takes its lease (lib/platform/jobs/lease.ts). A job that
@@ -50,15 +52,24 @@ function scheduleRuns(job: PeriodicJob): void {
       running = false;
     }
   };
+  const tracked = () => {
+    const run = tick();
+    scheduled.running.add(run);
+    void run.finally(() => scheduled.running.delete(run));
+  };
   // Jitter spreads the instances' checks so they do not all ask at the same instant.
-  const timer = setInterval(() => void tick(), job.everyMs + Math.floor(Math.random() * Math.min(job.everyMs / 10, 1_000)));
+  const timer = setInterval(tracked, job.everyMs + Math.floor(Math.random() * Math.min(job.everyMs / 10, 1_000)));
   timer.unref();
   scheduled.timers.set(job.name, timer);
-  void tick();
+  tracked();
 }
 
-/** Stops every job this process scheduled (tests, graceful shutdown). */
-export function stopPeriodicJobs(): void {
+/**
+ * Stops every job this process scheduled (tests, graceful shutdown); settles once the runs under
+ * way have released their leases, so nothing is still writing when the database goes.
+ */
+export async function stopPeriodicJobs(): Promise<void> {
   for (const timer of scheduled.timers.values()) clearInterval(timer);
   scheduled.timers.clear();
+  await Promise.all(scheduled.running);
 }
