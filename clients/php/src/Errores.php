@@ -40,6 +40,10 @@ class ErrorDeConsulta extends \RuntimeException
         }
         $causa = Mensajes::CAUSA_POR_MENSAJE[$mensaje ?? ''] ?? Mensajes::CAUSA_POR_ESTADO[$status] ?? null;
         $clase = $causa === null ? self::class : __NAMESPACE__ . '\\' . $causa;
+        // Una causa que una versión nueva de la tabla nombre antes que su clase: el error de siempre.
+        if (!class_exists($clase)) {
+            $clase = self::class;
+        }
         return new $clase($mensaje ?? sprintf('HTTP %d', $status), $status, $requestId, $body);
     }
 
