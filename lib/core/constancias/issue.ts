@@ -10,6 +10,7 @@ import { seal } from '@/lib/core/sealing/envelope';
 import { issuerSettings } from '@/lib/core/issuer/settings';
 import { LOOKUP_PATHS, LOOKUP_SOURCE } from '@/lib/vocabulary/lookups';
 import { constanciaSigner, indexBlock } from './keys';
+import { receiptToStore } from './stored-receipt';
 import { CONSTANCIA_TYPE, constanciaAddress, logAddress, type ConstanciaPayload } from './payload';
 
 /** What a receipt says of one lookup: who asked what, and what the gateway answered. */
@@ -64,7 +65,7 @@ export async function prepareConstancia(answered: AnsweredLookup, now: Date = ne
     constanciaStatus: answered.status,
     constanciaKeyId: signer.keyId,
     constanciaIssuedAt: now.toISOString(),
-    constanciaSealed: seal(receipt, 'constancia'),
+    constanciaSealed: seal(receiptToStore(receipt), 'constancia'),
   };
   return { issued: { id, url: constanciaAddress(id), leafIndex }, companion: { ...RECEIPT_COMPANION, values } };
 }

@@ -15,6 +15,7 @@ import {
 } from '@/lib/platform/transparency/merkle';
 import { constanciaSigner } from './keys';
 import { HEAD_TYPE, holeEntry, logAddress, type HeadPayload } from './payload';
+import { receiptFromStored } from './stored-receipt';
 
 // The constancias' append-only log (RFC 9162 hashing): receipts take their indexes as they are
 // issued; the sequencer (one instance at a time, a periodic job) appends the leaves written since
@@ -158,7 +159,7 @@ export async function sequenceLog(now: Date = new Date()): Promise<SequencerRun>
         contiguous = false;
         break;
       }
-      const entry = row.hole ? holeEntry(index) : row.receipt_sealed === null ? null : new TextEncoder().encode(open(row.receipt_sealed, 'constancia'));
+      const entry = row.hole ? holeEntry(index) : row.receipt_sealed === null ? null : new TextEncoder().encode(receiptFromStored(open(row.receipt_sealed, 'constancia')));
       // A leaf is appended only once its entry is written: the receipt's row commits with its leaf.
       if (entry === null) {
         contiguous = false;

@@ -8,6 +8,7 @@ import { verifyStatement, type PublishedKey } from '@/lib/platform/transparency/
 import { publishedConstanciaKeys } from './keys';
 import { inclusionProofOf, latestHead, latestTimestampedHead, leafIndexOfHash, type SignedHead } from './log';
 import { CONSTANCIA_TYPE, statementTime, type ConstanciaPayload } from './payload';
+import { receiptFromStored } from './stored-receipt';
 
 // What the API, the portal, the console and the public verification read of a receipt and of the
 // log that holds it.
@@ -88,7 +89,7 @@ function toStored(row: ConstanciaRow): StoredConstancia {
     httpStatus: Number(row.http_status),
     issuedAt: new Date(row.issued_at),
     keyId: row.key_id,
-    receipt: row.receipt_sealed === null ? null : open(row.receipt_sealed, 'constancia'),
+    receipt: row.receipt_sealed === null ? null : receiptFromStored(open(row.receipt_sealed, 'constancia')),
   };
 }
 
