@@ -159,6 +159,18 @@ public class Escenario {
             "viejo", Avisos.verificar(secreto, cuerpo, fecha, firma, 300, Long.parseLong(fecha) + 600));
     }
 
+    /** Each answer's cause, as the library decides it from status, body and headers alone. */
+    static Object causas() {
+        List<String> tipos = new ArrayList<>();
+        for (JsonNode respuesta : datos.get("respuestas")) {
+            JsonNode body = respuesta.get("body");
+            Map<String, String> cabeceras = new LinkedHashMap<>();
+            respuesta.get("headers").fields().forEachRemaining(cabecera -> cabeceras.put(cabecera.getKey(), cabecera.getValue().asText()));
+            tipos.add(ErrorDeConsulta.de(respuesta.get("status").asInt(), null, body.isTextual() ? body.asText() : body, cabeceras).getClass().getSimpleName());
+        }
+        return Map.of("tipos", tipos);
+    }
+
     static Object obligatorios() {
         List<String> problemas = new ArrayList<>();
         for (String[] argumentos : new String[][] {{"", "a", "b"}, {"https://x/api", "a", ""}}) {
@@ -192,6 +204,7 @@ public class Escenario {
                     case "vigilancia" -> vigilancia();
                     case "paginas" -> paginas();
                     case "aviso" -> aviso();
+                    case "causas" -> causas();
                     case "obligatorios" -> obligatorios();
                     default -> throw new IllegalArgumentException(partes[0]);
                 };

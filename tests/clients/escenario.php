@@ -127,6 +127,11 @@ $pasos = [
             'viejo' => p\Avisos::verificar($a['secreto'], $a['cuerpo'], $a['fecha'], $a['firma'], ahora: (int) $a['fecha'] + 600),
         ];
     },
+    // Each answer's cause, as the library decides it from status, body and headers alone.
+    'causas' => fn () => ['tipos' => array_map(
+        fn ($r) => (new ReflectionClass(p\ErrorDeConsulta::de($r['status'], null, $r['body'], $r['headers'])))->getShortName(),
+        $datos['respuestas'],
+    )],
     'obligatorios' => function () {
         $problemas = [];
         foreach ([['', 'a', 'b'], ['https://x/api', 'a', '']] as $argumentos) {

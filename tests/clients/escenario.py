@@ -121,6 +121,11 @@ def aviso():
     }
 
 
+def causas():
+    # Each answer's cause, as the library decides it from status, body and headers alone.
+    return {"tipos": [type(p.error_de(r["status"], None, r["body"], r["headers"])).__name__ for r in datos["respuestas"]]}
+
+
 def obligatorios():
     problemas = []
     for argumentos in (("", "a", "b"), ("https://x/api", "a", "")):
