@@ -8,11 +8,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatedClientFiles } from '@/clients/generate';
-import { CATALOG_MESSAGES, REGISTRY_MESSAGES } from '@/lib/contract/messages';
 import { topUp } from '@/lib/core/billing/ledger';
 import { signAlert } from '@/lib/reactions/alerts/signature';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
+import { PAIRED_ANSWERS } from './paired-answers';
 import { CATALOG_UPSTREAM_PATHS, createTestIntegration, readMoney, ROUTES, startGateway, TEST_ACTOR, type Gateway, type TestIntegration } from '../conformance/harness';
 
 export interface LibraryUnderTest {
@@ -113,29 +113,8 @@ export function describeScenario(library: LibraryUnderTest, ownChecks: () => voi
     });
 
     it('tells apart the causes that share a status, by their message, as the contract’s table says', async () => {
-      const json = { 'content-type': 'application/json' };
-      const answers: Array<[number, unknown, Record<string, string>, string]> = [
-        [401, { message: CATALOG_MESSAGES.integrationNotFound }, json, 'IntegracionNoEncontrada'],
-        [401, { message: CATALOG_MESSAGES.sourceAuthRejected }, json, 'AutenticacionDelServicioRechazada'],
-        [402, { message: CATALOG_MESSAGES.balanceExhausted }, json, 'SaldoInsuficiente'],
-        [402, { message: CATALOG_MESSAGES.sourceBalanceExhausted }, json, 'SaldoDelServicioAgotado'],
-        [403, { message: CATALOG_MESSAGES.credentialsRequired }, json, 'CredencialesRequeridas'],
-        [403, { message: CATALOG_MESSAGES.catalogNotEnabled }, json, 'ConsultaNoHabilitada'],
-        [403, { message: CATALOG_MESSAGES.sourceDeniedQueryType }, json, 'ConsultaNegadaPorLaFuente'],
-        [403, { error: REGISTRY_MESSAGES.authenticationRequired }, json, 'CredencialesRequeridas'],
-        [403, { error: REGISTRY_MESSAGES.renapNotEnabled }, json, 'ConsultaNoHabilitada'],
-        [429, { message: CATALOG_MESSAGES.rateLimited }, json, 'LimitePorMinuto'],
-        [429, { message: CATALOG_MESSAGES.sourceRateLimited }, json, 'FuenteLimitando'],
-        [429, { error: REGISTRY_MESSAGES.rateLimited }, json, 'LimitePorMinuto'],
-        [429, 'Too many requests', { 'content-type': 'text/plain' }, 'LimiteGlobalPorIp'],
-        [400, { message: CATALOG_MESSAGES.identifierRequired }, json, 'SolicitudNoValida'],
-        [400, { message: CATALOG_MESSAGES.sourceRejectedData }, json, 'DatosRechazadosPorLaFuente'],
-        [400, { message: CATALOG_MESSAGES.sourceRejectedData }, { ...json, 'x-motivo-rechazo': 'idempotency-key-reused' }, 'ClaveDeIdempotenciaReusada'],
-        [500, { error: 'cualquier texto' }, json, 'ErrorInterno'],
-        [502, { message: CATALOG_MESSAGES.sourceUnavailable }, json, 'ServicioNoDisponible'],
-      ];
-      const { tipos } = await step<{ tipos: string[] }>('causas', { respuestas: answers.map(([status, body, headers]) => ({ status, body, headers })) });
-      expect(tipos).toEqual(answers.map(([, , , type]) => type));
+      const { tipos } = await step<{ tipos: string[] }>('causas', { respuestas: PAIRED_ANSWERS.map(([status, body, headers]) => ({ status, body, headers })) });
+      expect(tipos).toEqual(PAIRED_ANSWERS.map(([, , , type]) => type));
     });
 
     it('retries a 502 with the same Idempotency-Key, and the app charges the call once', async () => {
