@@ -38,6 +38,7 @@ import {
   readRecords,
   startGateway,
   TEST_ACTOR,
+  untilJob,
   type ApiAnswer,
   type Gateway,
   type TestIntegration,
@@ -206,7 +207,7 @@ async function job(id: string, as: TestIntegration): Promise<JobBody> {
 }
 
 function untilState(id: string, as: TestIntegration, state: string): Promise<JobBody> {
-  return eventually(() => job(id, as), (body) => body.estado === state, 60_000, `job ${id} ${state}`);
+  return untilJob<JobBody>(gateway, as, id, (body) => body.estado === state, `job ${id} ${state}`);
 }
 
 interface ResultLine {
@@ -458,7 +459,7 @@ describe('a bulk job', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     expect(created.status, created.text).toBe(202);
     const id = (created.body as JobBody).id;
     // Paused once the two lookups the balance paid for have settled.
-    const paused = await eventually(() => job(id, thrifty), (body) => body.estado === 'en_pausa_sin_saldo' && body.conteos.encontrados === 2, 60_000, 'paused with two found');
+    const paused = await untilJob<JobBody>(gateway, thrifty, id, (body) => body.estado === 'en_pausa_sin_saldo' && body.conteos.encontrados === 2, 'paused with two found');
     expect(paused.conteos).toMatchObject({ total: 5, encontrados: 2, pendientes: 3 });
     expect(paused.monto_cobrado).toBe('3.00');
     // The pause is told: to the webhook, signed, and to the billing contact, whose balance it waits for.

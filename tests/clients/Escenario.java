@@ -110,7 +110,7 @@ public class Escenario {
         JsonNode otraVez = c.crearLote("omisos", identificadores, false, "lote-java");
         List<String> vistos = new ArrayList<>();
         String id = creado.get("id").asText();
-        JsonNode terminado = c.esperarLote(id, Duration.ofMillis(100), lote -> vistos.add(lote.get("estado").asText()), Instant.now().plusSeconds(60));
+        JsonNode terminado = c.esperarLote(id, Duration.ofSeconds(1), lote -> vistos.add(lote.get("estado").asText()), Instant.now().plusSeconds(60));
         Map<String, Object> vista = new LinkedHashMap<>();
         vista.put("mismo", id.equals(otraVez.get("id").asText()));
         vista.put("estado", terminado.get("estado").asText());

@@ -92,7 +92,7 @@ $pasos = [
         $creado = $c->crearLote('omisos', $identificadores, idempotencyKey: 'lote-php');
         $otraVez = $c->crearLote('omisos', $identificadores, idempotencyKey: 'lote-php');
         $vistos = [];
-        $terminado = $c->esperarLote($creado['id'], 0.1, function (array $lote) use (&$vistos) {
+        $terminado = $c->esperarLote($creado['id'], 1.0, function (array $lote) use (&$vistos) {
             $vistos[] = $lote['estado'];
         }, microtime(true) + 60);
         return [

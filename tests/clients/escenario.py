@@ -83,7 +83,7 @@ def lote():
     creado = c.crear_lote("omisos", identificadores, idempotency_key="lote-python")
     otra_vez = c.crear_lote("omisos", identificadores, idempotency_key="lote-python")
     vistos = []
-    terminado = c.esperar_lote(creado["id"], intervalo=0.1, al_avanzar=lambda l: vistos.append(l["estado"]), hasta=time.monotonic() + 60)
+    terminado = c.esperar_lote(creado["id"], intervalo=1, al_avanzar=lambda l: vistos.append(l["estado"]), hasta=time.monotonic() + 60)
     return {
         "mismo": creado["id"] == otra_vez["id"],
         "estado": terminado["estado"],

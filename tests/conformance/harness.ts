@@ -447,3 +447,28 @@ export async function eventually<T>(probe: () => Promise<T>, accept: (value: T) 
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/**
+ * Reads a bulk job through GET /api/lotes/{id} as an integrator polls it, until `accept` likes it:
+ * after 0.2 s, then twice as late each time, at most every 2 s. Those reads share the account API's
+ * 60 a minute (ACCOUNT_API_PER_MINUTE): at ten a second, a job that runs longer than six seconds on a
+ * busy machine has its polls refused with 429. A read refused that way waits for the next.
+ */
+export async function untilJob<T extends { estado: string } = { estado: string; conteos: Record<string, number> }>(
+  gateway: Gateway,
+  as: TestIntegration,
+  jobId: string,
+  accept: (job: T) => boolean,
+  what: string,
+): Promise<T> {
+  const deadline = Date.now() + 60_000;
+  let last = 'nothing yet';
+  for (let pauseMs = 200; ; pauseMs = Math.min(pauseMs * 2, 2000)) {
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    const response = await fetch(`${gateway.app.baseUrl}/api/lotes/${jobId}`, { headers: credentialHeaders(as) });
+    last = await response.text();
+    if (response.status === 200 && accept(JSON.parse(last) as T)) return JSON.parse(last) as T;
+    if (response.status !== 200 && response.status !== 429) throw new Error(`GET /api/lotes/${jobId} answered ${response.status}: ${last}`);
+    if (Date.now() > deadline) throw new Error(`${what}: still not the case after 60 s (last: ${last})`);
+  }
+}

@@ -14,7 +14,7 @@ import { adjustBalance } from '@/lib/core/billing/ledger';
 import { verifyLedger } from '@/lib/core/billing/verify';
 import { maskNit } from '@/lib/core/sealing/masking';
 import { createPopulation, DEFAULT_SIMULATOR_SEED } from '@/simulator';
-import { createTestIntegration, credentialHeaders, eventually, readMoney, startGateway, TEST_ACTOR, type Gateway, type TestIntegration } from '../conformance/harness';
+import { createTestIntegration, credentialHeaders, readMoney, startGateway, TEST_ACTOR, untilJob, type Gateway, type TestIntegration } from '../conformance/harness';
 import { consoleSignedIn, newConsoleUser, type ConsoleAccount } from '../support/people';
 import type { PortalClient } from '../support/portal-client';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
@@ -89,7 +89,7 @@ async function apiJob(id: string, as: TestIntegration): Promise<JobBody> {
 }
 
 function untilState(id: string, as: TestIntegration, state: string): Promise<JobBody> {
-  return eventually(() => apiJob(id, as), (body) => body.estado === state, 60_000, `job ${id} ${state}`);
+  return untilJob<JobBody>(gateway, as, id, (body) => body.estado === state, `job ${id} ${state}`);
 }
 
 /** A page's text as a person reads it (tags, scripts and React's text separators removed). */

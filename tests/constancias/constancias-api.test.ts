@@ -17,7 +17,7 @@ import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import { qrModulesOf, qrModulesOfPdf } from '../support/pdf-qr';
 import { scrapeMetrics } from '../operations/metrics-support';
-import { ALL_ROUTES, createTestIntegration, credentialHeaders, eventually, startGateway, TEST_ACTOR, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
+import { ALL_ROUTES, createTestIntegration, credentialHeaders, startGateway, TEST_ACTOR, untilJob, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
 import { BULK_MESSAGES } from '@/lib/surfaces/api/bulk-responses';
 
 const METRICS_TOKEN = 'metrics-token-for-the-constancias-0123456789';
@@ -174,8 +174,7 @@ describe('a bulk job sent with constancias: true', () => {
     const without = await gateway.call('/api/lotes', { as: withReceipts, json: { catalogo: 'omisos', identificadores: identifiers }, headers: { 'idempotency-key': 'lote-constancias-si' } });
     expect(without.status).toBe(400);
 
-    const finished = async () => (await get(`/api/lotes/${jobId}`, credentialHeaders(withReceipts))).body as { estado: string };
-    await eventually(finished, (job) => job.estado === 'completado', 60_000, `job ${jobId} completed`);
+    await untilJob(gateway, withReceipts, jobId, (job) => job.estado === 'completado', `job ${jobId} completed`);
     const response = await fetch(`${gateway.app.baseUrl}/api/lotes/${jobId}/resultados`, { headers: { ...credentialHeaders(withReceipts), accept: 'application/x-ndjson' } });
     const rows = (await response.text()).trim().split('\n').map((line) => JSON.parse(line) as { estado: string; datos: unknown; request_id: string | null; constancia_id: string | null; constancia_url: string | null });
     expect(rows.map((row) => row.estado)).toEqual(['encontrado', 'no_encontrado', 'invalido']);

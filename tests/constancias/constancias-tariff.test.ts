@@ -12,7 +12,7 @@ import { previewStatement, runningMonthRange } from '@/lib/flows/statements/prev
 import { statementTables } from '@/lib/flows/statements/layout';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
-import { createTestIntegration, credentialHeaders, eventually, readMoney, ROUTES, startGateway, TEST_ACTOR, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
+import { createTestIntegration, credentialHeaders, readMoney, ROUTES, startGateway, TEST_ACTOR, untilJob, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
 
 const LOOKUP_TARIFF = 100;
 const RECEIPT_TARIFF = 50;
@@ -150,7 +150,7 @@ describe('a bulk job sent with constancias: true, with a receipt tariff', () => 
     const created = await gateway.call('/api/lotes', { as: paying, json: { catalogo: 'omisos', identificadores: nits, constancias: true }, headers: { 'idempotency-key': 'lote-con-tarifa' } });
     expect(created.status).toBe(202);
     const jobId = (created.body as { id: string }).id;
-    await eventually(async () => (await account(paying, `/lotes/${jobId}`)) as { estado: string }, (job) => job.estado === 'completado', 60_000, `job ${jobId} completed`);
+    await untilJob(gateway, paying, jobId, (job) => job.estado === 'completado', `job ${jobId} completed`);
     const response = await fetch(`${gateway.app.baseUrl}/api/lotes/${jobId}/resultados`, { headers: { ...credentialHeaders(paying), accept: 'application/x-ndjson' } });
     const rows = (await response.text()).trim().split('\n').map((line) => JSON.parse(line) as { estado: string; request_id: string | null; constancia_id: string | null });
     expect(rows.map((row) => [row.estado, row.constancia_id !== null])).toEqual([

@@ -45,7 +45,7 @@ import { monthPeriod } from '@/lib/flows/statements/figures';
 import { issueStatement } from '@/lib/flows/statements/statements';
 import { reportTopUp } from '@/lib/flows/top-ups/requests';
 import { createWatchList } from '@/lib/flows/watch-lists';
-import { createTestIntegration, credentialHeaders, eventually, ROUTES, startGateway, TEST_ACTOR, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
+import { createTestIntegration, credentialHeaders, ROUTES, startGateway, TEST_ACTOR, untilJob, validRequestBody, type Gateway, type TestIntegration } from '../conformance/harness';
 import { REPO_ROOT } from '../support/child-env';
 import { depositDaysAgo } from '../support/deposit-dates';
 import { addPortalMember, consoleSignedIn, invitePortalMember, newConsoleUser, portalSignedIn } from '../support/people';
@@ -158,12 +158,7 @@ beforeAll(async () => {
   const submitted = await gateway.call('/api/lotes', { as: integrationB, json: { catalogo: 'cui-nit', identificadores: [nitOfB] }, headers: { 'idempotency-key': 'lote-secreto-b' } });
   expect(submitted.status, submitted.text).toBe(202);
   const bulkJobOfB = (submitted.body as { id: string }).id;
-  await eventually(
-    async () => (await fetch(`${gateway.app.baseUrl}/api/lotes/${bulkJobOfB}`, { headers: credentialHeaders(integrationB) }).then((answer) => answer.json())) as { estado: string },
-    (job) => job.estado === 'completado',
-    60_000,
-    'B’s bulk job completed',
-  );
+  await untilJob(gateway, integrationB, bulkJobOfB, (job) => job.estado === 'completado', 'B’s bulk job completed');
 
   // A's statement and B's, for the running month issued as if it had ended.
   const month = guatemalanMonthOf(new Date());
