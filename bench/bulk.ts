@@ -559,6 +559,20 @@ export function instancesTable(rows: Array<{ tree: string; one: InstancesRun; tw
   return lines;
 }
 
+/**
+ * Part 4 alone (npm run bench -- --instances 2): the job on one fresh instance, then on two, and the
+ * speed-up against `bound`.
+ */
+export async function instancesPhase(tree: BulkTree, items: number, redisUrl: string, bound: number): Promise<void> {
+  const identifiers = await simulatorNits(items);
+  const one = await jobOnInstances(tree, 1, identifiers, redisUrl);
+  const two = await jobOnInstances(tree, 2, identifiers, redisUrl);
+  console.log();
+  for (const line of instancesTable([{ tree: tree.name, one, two }], items, redisUrl)) console.log(line);
+  const speedUp = itemsPerMinute(two.items, two.ms) / itemsPerMinute(one.items, one.ms);
+  console.log(`bulk job, two instances against one (POST to completado): ${speedUp.toFixed(2)}x, ${speedUp >= bound ? 'within' : 'under'} the bound of ${bound}x`);
+}
+
 /** Runs the phase for each tree in turn and prints its tables. */
 export async function bulkPhase(trees: BulkTree[], options: BulkOptions, settings: BulkSettings): Promise<void> {
   const { samplePopulation, DEFAULT_SIMULATOR_SEED } = await import('../simulator/index');

@@ -4,14 +4,19 @@
 //   gateway's own upstream client calling the simulator directly. The gateway's own cost is
 //   gateway - bare - source. Each cell runs --reps times and shows the median. Database statements
 //   per lookup are counted by PostgreSQL (pg_stat_statements); the instance's RSS is read from /proc.
+//   And (c) the floor (bench/floor-server.ts): plain node:http doing the lookup's own I/O with the
+//   same modules, no Next and no middleware; printed as the gateway's CPU per lookup over the
+//   floor's and its throughput as a share of the floor's (issue 70: at most 1.2x, at least 80 %).
 // npm run bench -- --profile
 //   The same runs (one repetition) with the app under --cpu-prof; prints the functions with the
 //   most self time and where the profiles are.
 // npm run bench -- --soak 600
 //   50 connections for that many seconds with a realistic mix (the five lookups, 5 % source
 //   faults, 2 % wrong tokens): throughput, p50, p99 and RSS every minute.
-// npm run bench -- --instances 2 [--seconds 5 --connections 50]
-//   Throughput of one instance versus two on the same PostgreSQL and Redis.
+// npm run bench -- --instances 2 [--source-latency-ms 200] [--seconds 5 --connections 50]
+//   Throughput of one instance versus two on the same PostgreSQL and Redis, then a bulk job's items
+//   per minute on one fresh instance and on two (--no-bulk leaves the job out), each against issue
+//   70's bound (1.9x where the source is slow; 256 connections by default with a source latency).
 // npm run bench -- --compare <git ref> [--connections 50 --seconds 5 --reps 3]
 //   The working tree against that commit, interleaved A B A B, throughput and CPU per lookup of
 //   both and their ratio (bench/compare.ts).
@@ -40,8 +45,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { benchAppEnv, cpuTimeMs, residentMemory, startBenchApp, type BenchApp } from './app';
-import { bulkPhase, bulkSettings, type BulkOptions } from './bulk';
+import { benchAppEnv, cpuTimeMs, productionNodeFlags, residentMemory, startBenchApp, type BenchApp } from './app';
+import { bulkPhase, bulkSettings, instancesPhase, type BulkOptions } from './bulk';
 import { compare } from './compare';
 import { runClosedLoop, runLoad, sendForAnswer, warmUp, type LoadResult, type LoadTarget } from './load';
 import { monotonicMicroseconds, selfTimeByFunction, selfTimeByOwner, topSelfTime, type TimeWindow } from './profile';
@@ -86,7 +91,10 @@ const SECONDS = Number(values.seconds);
 const WARMUP_SECONDS = Number(values.warmup);
 if (!(WARMUP_SECONDS >= 0)) throw new Error('--warmup takes a number of seconds, 0 or more');
 const TWO_INSTANCES = values.instances === '2';
-const CONNECTIONS = (values.connections ?? (TWO_INSTANCES || values.compare ? '50' : '1,50')).split(',').map(Number);
+// With a slow source, one instance answers LOOKUP_CONCURRENCY (64) lookups at once and queues the
+// rest: two show their sum only under more connections than both run at once.
+const TWO_INSTANCE_CONNECTIONS = SOURCE_LATENCY_MS > 0 ? '256' : '50';
+const CONNECTIONS = (values.connections ?? (TWO_INSTANCES ? TWO_INSTANCE_CONNECTIONS : values.compare ? '50' : '1,50')).split(',').map(Number);
 const SELECTED_LOOKUPS = values.lookups?.split(',');
 const PROFILE = values.profile;
 const REPS = PROFILE ? 1 : Number(values.reps);
@@ -233,15 +241,23 @@ async function main(): Promise<void> {
   console.log(`\n[bench] ${SECONDS} s per run after 1 s of warm-up; ${os.cpus().length} cores shared by the load generator, the app, the simulator and PostgreSQL\n`);
   if (TWO_INSTANCES) {
     console.log(`one instance versus two, on the same PostgreSQL and Redis (${process.env.REDIS_URL})`);
-    console.log('lookup     conns  one instance                             two instances                            speed-up');
+    console.log(`lookup     conns  one instance                             two instances                            speed-up  (bound: ${TWO_INSTANCE_BOUND}x${SOURCE_LATENCY_MS > 0 ? '' : ', with --source-latency-ms 200'})`);
     for (const [name, lookup] of Object.entries(lookups)) {
       for (const connections of CONNECTIONS) {
         const one = await runLoad(target([`${instances[0]}${lookup.path}`], lookup.body), connections, SECONDS * 1000, 1000);
         const two = await runLoad(target(instances.map((base) => `${base}${lookup.path}`), lookup.body), connections, SECONDS * 1000, 1000);
+        const speedUp = two.requestsPerSecond / one.requestsPerSecond;
         console.log(
-          `${name.padEnd(10)} ${String(connections).padStart(5)}  ${format(one).padEnd(40)} ${format(two).padEnd(40)} ${(two.requestsPerSecond / one.requestsPerSecond).toFixed(2).padStart(6)}x`,
+          `${name.padEnd(10)} ${String(connections).padStart(5)}  ${format(one).padEnd(40)} ${format(two).padEnd(40)} ${speedUp.toFixed(2).padStart(6)}x  ${speedUp >= TWO_INSTANCE_BOUND ? 'within' : 'under'}`,
         );
       }
+    }
+    if (BULK) {
+      // The same for a bulk job: one fresh instance, then two, on the same Redis (bench/bulk.ts, part 4).
+      for (const app of apps) await app.stop();
+      const scratch = path.dirname(bareResponsesFile);
+      const tree = { name: 'gateway', start: (env: Record<string, string>, logFile: string) => startInstance({ ...appEnv, ...env }, [], logFile), headers, scratch };
+      await instancesPhase(tree, BULK.items, process.env.REDIS_URL!, TWO_INSTANCE_BOUND);
     }
     return;
   }
@@ -266,17 +282,23 @@ async function main(): Promise<void> {
   fs.writeFileSync(bareResponsesFile, JSON.stringify(bareResponses));
   const plainServer = await startPlainNodeServer(bareResponsesFile);
   cleanups.push(() => plainServer.stop());
+  const floor = await startFloorServer({ ...appEnv, RECORD_JOURNAL_DIR: path.join(path.dirname(bareResponsesFile), 'floor-record-journal') });
+  cleanups.push(() => floor.stop());
 
   // Measured warm, as production runs: each lookup and its bare route for --warmup seconds first.
   // On a fresh instance the first lookup measured paid for V8 compiling the gateway's code (cui_nit's
   // first two runs of six: 2.1-2.2 ms of CPU a lookup, 2.5x the bare handler; its last: 1.3-1.6, 2.0-2.2x),
   // and the order of the lookups decided which one.
   await warmUp(
-    Object.entries(lookups).flatMap(([name, lookup]) => [target([`${app.baseUrl}${lookup.path}`], lookup.body), target([`${app.baseUrl}/api/bench/bare?lookup=${name}`], lookup.body)]),
+    Object.entries(lookups).flatMap(([name, lookup]) => [
+      target([`${app.baseUrl}${lookup.path}`], lookup.body),
+      target([`${app.baseUrl}/api/bench/bare?lookup=${name}`], lookup.body),
+      target([`${floor.baseUrl}${lookup.path}`], lookup.body),
+    ]),
     Math.max(...CONNECTIONS),
     WARMUP_SECONDS,
   );
-  if (WARMUP_SECONDS > 0) console.log(`[bench] the instance warmed first: ${WARMUP_SECONDS} s of each lookup and of its bare route, at ${Math.max(...CONNECTIONS)} connections`);
+  if (WARMUP_SECONDS > 0) console.log(`[bench] the instance warmed first: ${WARMUP_SECONDS} s of each lookup, of its bare route and of the floor's, at ${Math.max(...CONNECTIONS)} connections`);
 
   const counter = await statementCounter(process.env.DATABASE_URL!);
   if ('unavailable' in counter) console.log(`[bench] database statements not counted: ${counter.unavailable}`);
@@ -288,6 +310,7 @@ async function main(): Promise<void> {
   const statementBreakdowns: string[] = [];
   const stageRows: string[] = [];
   const nextRows: string[] = [];
+  const floorRows: string[] = [];
   // When the gateway ran (the profile counts only these spans) and how many lookups it answered then.
   const gatewayWindows: TimeWindow[] = [];
   let gatewayCalls = 0;
@@ -296,7 +319,17 @@ async function main(): Promise<void> {
   let bareCalls = 0;
   for (const [name, lookup] of Object.entries(lookups)) {
     for (const connections of CONNECTIONS) {
-      const runs: Array<{ gateway: LoadResult; bare: LoadResult; plain: LoadResult; source: LoadResult; statements?: StatementCount; gatewayCpuMs: number; bareCpuMs: number }> = [];
+      const runs: Array<{
+        gateway: LoadResult;
+        bare: LoadResult;
+        plain: LoadResult;
+        source: LoadResult;
+        floor: LoadResult;
+        statements?: StatementCount;
+        gatewayCpuMs: number;
+        bareCpuMs: number;
+        floorCpuMs: number;
+      }> = [];
       for (let rep = 0; rep < REPS; rep++) {
         const counting = 'unavailable' in counter ? undefined : (counter as StatementCounter);
         await counting?.reset();
@@ -316,7 +349,10 @@ async function main(): Promise<void> {
         const bareCpuMs = (cpuTimeMs(app.pid) - bareCpuBefore) / bare.calls;
         const plain = await runLoad(target([`${plainServer.baseUrl}/?lookup=${name}`], lookup.body), connections, SECONDS * 1000, 1000);
         const source = await runClosedLoop(lookup.source, connections, SECONDS * 1000, 1000);
-        runs.push({ gateway, bare, plain, source, statements, gatewayCpuMs, bareCpuMs });
+        const floorCpuBefore = cpuTimeMs(floor.pid);
+        const floorRun = await runLoad(target([`${floor.baseUrl}${lookup.path}`], lookup.body), connections, SECONDS * 1000, 1000);
+        const floorCpuMs = (cpuTimeMs(floor.pid) - floorCpuBefore) / floorRun.calls;
+        runs.push({ gateway, bare, plain, source, floor: floorRun, statements, gatewayCpuMs, bareCpuMs, floorCpuMs });
         if (appLog && rep === REPS - 1) stageRows.push(stageRow(name, connections, gateway, readLookupLines(appLog, logOffset)));
       }
       const m = (pick: (run: (typeof runs)[number]) => number) => median(runs.map(pick));
@@ -353,6 +389,21 @@ async function main(): Promise<void> {
           `${((bare.rps / plain.rps) * 100).toFixed(0).padStart(5)} %`,
         ].join('  '),
       );
+      const floorCells = { rps: m((r) => r.floor.requestsPerSecond), p50: m((r) => r.floor.p50Ms), p99: m((r) => r.floor.p99Ms), errors: m((r) => r.floor.errors) };
+      const cpuRatio = m((r) => r.gatewayCpuMs / r.floorCpuMs);
+      const throughputShare = m((r) => r.gateway.requestsPerSecond / r.floor.requestsPerSecond);
+      floorRows.push(
+        [
+          name.padEnd(9),
+          String(connections).padStart(5),
+          `${floorCells.rps.toFixed(0).padStart(6)} ${floorCells.p50.toFixed(2).padStart(6)} ${floorCells.p99.toFixed(2).padStart(7)}`,
+          `${m((r) => r.gatewayCpuMs).toFixed(2).padStart(7)} ${m((r) => r.floorCpuMs).toFixed(2).padStart(6)}`,
+          `${cpuRatio.toFixed(2).padStart(7)}x`,
+          `${(throughputShare * 100).toFixed(0).padStart(8)} %`,
+          `  ${cpuRatio <= FLOOR_CPU_BOUND ? 'within' : 'over'} ${connections >= 50 ? (throughputShare >= FLOOR_THROUGHPUT_BOUND ? 'within' : 'under') : '-'}`,
+          floorCells.errors ? `  (floor errors: ${floorCells.errors})` : '',
+        ].join('  '),
+      );
       const last = runs.at(-1)!;
       if (connections === CONNECTIONS[0] && last.statements) {
         const answered = last.gateway.calls;
@@ -374,6 +425,10 @@ async function main(): Promise<void> {
   console.log('db/lookup = statements PostgreSQL executed per lookup during the gateway runs (pg_stat_statements; one round trip each; background jobs included).');
   console.log('app CPU = the instance\'s CPU time (user + system, /proc) per request, gateway and bare handler: the work behind the latency, barely disturbed by other load.');
   console.log(`instance RSS after the runs: ${memory.rssMiB.toFixed(0)} MiB (peak ${memory.peakMiB.toFixed(0)} MiB)`);
+  console.log('\nThe floor (bench/floor-server.ts): plain node:http running a lookup\'s own work with the same modules (token check, hold, source call, settlement and record), no Next and no middleware');
+  console.log(`lookup     conns    floor req/s p50 p99   CPU ms gw floor  gw/floor  gw/floor req/s  bounds (CPU <= ${FLOOR_CPU_BOUND}x; req/s >= ${FLOOR_THROUGHPUT_BOUND * 100} % at 50)`);
+  for (const row of floorRows) console.log(row);
+  console.log(`floor RSS after the runs: ${residentMemory(floor.pid).rssMiB.toFixed(0)} MiB`);
   console.log('\nNext.js itself: the same answer from a plain node:http server and from the bare route handler (times in ms)');
   console.log('lookup     conns     plain req/s p50 p99    bare req/s p50 p99    Next p50 Next p99  bare/plain');
   for (const row of nextRows) console.log(row);
@@ -477,6 +532,30 @@ async function startPlainNodeServer(responsesFile: string): Promise<{ baseUrl: s
     child.once('exit', (code) => reject(new Error(`the plain node server exited with code ${code}`)));
   });
   return { baseUrl: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+}
+
+/** Issue 70's bound for two instances against one, where the source is slow (--source-latency-ms 200). */
+const TWO_INSTANCE_BOUND = 1.9;
+
+/** Issue 70's bounds: the gateway's CPU per lookup against the floor's, and its throughput as a share of the floor's at 50 connections. */
+const FLOOR_CPU_BOUND = 1.2;
+const FLOOR_THROUGHPUT_BOUND = 0.8;
+
+/**
+ * bench/floor-server.ts on a free port, with the instance's environment and node flags (as `npm
+ * start` gives them), under tsx so that it imports the product's modules from their sources.
+ */
+async function startFloorServer(env: Record<string, string>): Promise<{ baseUrl: string; pid: number; stop: () => void }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [...productionNodeFlags(), '--import', 'tsx', path.join(import.meta.dirname, 'floor-server.ts')], {
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the floor server exited with code ${code}`)));
+  });
+  return { baseUrl: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => child.kill('SIGTERM') };
 }
 
 interface SoakRequest {

@@ -1,0 +1,180 @@
+// The floor a lookup is measured against (issue 70, `npm run bench`): plain node:http doing a
+// lookup's own I/O and nothing else. The same modules the gateway runs for it: the integration
+// directory's in-memory token check, the hold, the source call through the gateway's own upstream
+// clients, the settlement and record in one statement (the registries' record, with the journal's
+// intent note), the same PostgreSQL client and pool settings, and the same JSON out. No Next, no
+// stages, no limiter, admission queue, metrics, traces or log lines. Spawned by bench/main.ts with
+// the instance's environment (node --import tsx, so `@/` resolves); says "listening" on stdout.
+import http from 'node:http';
+import { database } from '@/db/client';
+import { outcomeUnknownRecord, placeHold, settleHold, voidHoldUnrecorded } from '@/lib/core/billing/holds';
+import { integrationDirectory } from '@/lib/core/integrations/directory';
+import { noteRegistryIntent, recordUnbilledOrKeep, startRecordJournal } from '@/lib/core/record-journal';
+import { answeredPair } from '@/lib/core/records/answered-pair';
+import { catalogAnswerIsEmpty } from '@/lib/core/records/empty-answer';
+import { LookupSeals } from '@/lib/core/records/sealed';
+import { parseCatalogRequest, type CatalogName } from '@/lib/flows/lookups/catalog-request';
+import type { CatalogOutcome } from '@/lib/flows/lookups/catalog-outcome';
+import { parseRenapRequest, parseRtuNitsRequest } from '@/lib/flows/lookups/registry-request';
+import type { RenapOutcome, RtuNitsOutcome } from '@/lib/flows/lookups/registries';
+import { readNodeJsonBody, nodeHeader } from '@/lib/platform/http/json-body';
+import { newRequestId } from '@/lib/platform/http/new-request-id.mjs';
+import { sourceClients } from '@/lib/sources';
+import { catalogAnswer } from '@/lib/surfaces/api/catalog-responses';
+import { renapAnswer, rtuNitsAnswer } from '@/lib/surfaces/api/registry-responses';
+import type { LookupAnswer } from '@/lib/surfaces/api/responses';
+import { catalogPathName, CATALOGS_BY_PATH_NAME } from '@/lib/vocabulary/lookups';
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+/** A lookup's answer, or the contract's refusal the floor needs no more than (the bench sends valid lookups). */
+type Answerer = (request: http.IncomingMessage, requestId: string) => Promise<LookupAnswer>;
+
+const refused = (status: number, requestId: string): LookupAnswer => ({
+  status,
+  headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId },
+  body: JSON.stringify({ message: 'refused by the floor' }),
+});
+
+async function authenticated(request: http.IncomingMessage) {
+  const authentication = await integrationDirectory().authenticate(nodeHeader(request, 'x-integracion-login'), nodeHeader(request, 'x-integracion-token'), request.socket.remoteAddress ?? null);
+  return authentication.status === 'authenticated' ? authentication.integration : null;
+}
+
+function catalogLookup(catalog: CatalogName): Answerer {
+  return async (message, requestId) => {
+    const startedAt = performance.now();
+    const integration = await authenticated(message);
+    if (!integration) return refused(401, requestId);
+    const parsed = parseCatalogRequest(catalog, await readNodeJsonBody(message, MAX_BODY_BYTES));
+    if (!parsed.ok) return refused(400, requestId);
+    const request = parsed.request;
+    const seals = new LookupSeals();
+    const known = { integrationId: integration.id, lookup: catalog, nit: request.nit ?? null, cui: request.cui ?? null, actualizado: request.actualizado, dateOfBirthSent: request.dateOfBirthSent, requestId };
+    const hold = await placeHold(integration.id, requestId, outcomeUnknownRecord(known), seals);
+    if (!hold) return refused(402, requestId);
+    const result = await sourceClients().catalog.lookup(catalogPathName(catalog), { nit: request.nit, cui: request.cui, actualizado: request.actualizado, dateOfBirth: request.dateOfBirth });
+    if (!result.ok && result.notSent) {
+      await voidHoldUnrecorded(integration.id, hold, requestId);
+      return refused(502, requestId);
+    }
+    const outcome: CatalogOutcome = result.ok ? { kind: 'success', data: result.value } : { kind: 'source_failure', failure: result.failure };
+    await settleHold(
+      hold,
+      result.ok,
+      {
+        ...known,
+        httpStatus: result.ok ? 200 : 502,
+        responseTimeMs: Math.round(performance.now() - startedAt),
+        errorMessage: result.ok ? null : result.detail,
+        failure: result.ok ? null : result.fault,
+        answerEmpty: result.ok ? catalogAnswerIsEmpty(result.value) : null,
+        answeredPair: result.ok ? answeredPair(result.value) : null,
+      },
+      undefined,
+      seals,
+    );
+    return catalogAnswer(outcome, requestId);
+  };
+}
+
+const renap: Answerer = async (message, requestId) => {
+  const startedAt = performance.now();
+  const integration = await authenticated(message);
+  if (!integration) return refused(403, requestId);
+  const parsed = parseRenapRequest(await readNodeJsonBody(message, MAX_BODY_BYTES));
+  if (!parsed.ok) return refused(400, requestId);
+  const { cui } = parsed.value;
+  const seals = new LookupSeals();
+  const ended = noteRegistryIntent({ integrationId: integration.id, lookup: 'renap', nit: null, cui, identifiers: [cui], requestId }, seals);
+  try {
+    const answer = await sourceClients().renap.searchByCui(cui);
+    if (!answer.ok) return refused(500, requestId);
+    const outcome: RenapOutcome = { kind: 'answered', httpStatus: answer.httpStatus, responseCode: answer.responseCode, message: answer.message, data: answer.data };
+    await recordUnbilledOrKeep(
+      {
+        integrationId: integration.id,
+        lookup: 'renap',
+        httpStatus: answer.httpStatus,
+        responseTimeMs: Math.round(performance.now() - startedAt),
+        nit: null,
+        cui,
+        identifiers: [cui],
+        errorMessage: null,
+        failure: null,
+        answerEmpty: answer.httpStatus === 200 ? answer.data === null : null,
+        requestId,
+      },
+      seals,
+    );
+    return renapAnswer(outcome, requestId);
+  } finally {
+    ended();
+  }
+};
+
+const rtuNits: Answerer = async (message, requestId) => {
+  const startedAt = performance.now();
+  const integration = await authenticated(message);
+  if (!integration) return refused(403, requestId);
+  const parsed = parseRtuNitsRequest(await readNodeJsonBody(message, MAX_BODY_BYTES));
+  if (!parsed.ok) return refused(400, requestId);
+  const { nits } = parsed.value;
+  const seals = new LookupSeals();
+  const ended = noteRegistryIntent({ integrationId: integration.id, lookup: 'rtu_nits', nit: nits.join(','), cui: null, identifiers: nits, requestId }, seals);
+  try {
+    const answer = await sourceClients().rtu.searchByNits(nits);
+    if (!answer.ok) return refused(500, requestId);
+    const outcome: RtuNitsOutcome = { kind: 'found', records: answer.records, requested: nits.length };
+    await recordUnbilledOrKeep(
+      {
+        integrationId: integration.id,
+        lookup: 'rtu_nits',
+        httpStatus: 200,
+        responseTimeMs: Math.round(performance.now() - startedAt),
+        nit: nits.join(','),
+        cui: null,
+        identifiers: nits,
+        errorMessage: null,
+        failure: null,
+        answerEmpty: answer.records.length === 0,
+        requestId,
+      },
+      seals,
+    );
+    return rtuNitsAnswer(outcome, requestId);
+  } finally {
+    ended();
+  }
+};
+
+const ANSWERERS = new Map<string, Answerer>([
+  ['/api/renap/buscar-cui', renap],
+  ['/api/rtu/nits', rtuNits],
+  ...Object.entries(CATALOGS_BY_PATH_NAME).map(([name, catalog]): [string, Answerer] => [`/api/catalogos/${name}`, catalogLookup(catalog as CatalogName)]),
+]);
+
+async function main(): Promise<void> {
+  // What the instance has ready before its first lookup: the pool, the directory, the journal.
+  await database();
+  await startRecordJournal(process.env.RECORD_JOURNAL_DIR ?? 'floor-record-journal');
+  await integrationDirectory().start();
+  const server = http.createServer((request, response) => {
+    const answerer = request.method === 'POST' ? ANSWERERS.get(request.url ?? '') : undefined;
+    const requestId = newRequestId();
+    const answered = answerer ? answerer(request, requestId) : Promise.resolve(refused(404, requestId));
+    answered
+      .catch((error: unknown) => {
+        console.error(error);
+        return refused(500, requestId);
+      })
+      .then((answer) => {
+        response.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body ?? '') }).end(answer.body ?? undefined);
+      });
+  });
+  server.keepAliveTimeout = 60_000;
+  server.listen(Number(process.env.PORT), '127.0.0.1', () => console.log('listening'));
+  process.on('SIGTERM', () => server.close(() => process.exit(0)));
+}
+
+void main();
