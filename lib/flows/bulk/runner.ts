@@ -3,6 +3,8 @@
 // pipeline as a single request (lib/flows/lookups/catalog.ts). Nothing about a job lives in one instance's
 // memory: an instance that dies leaves leases that expire, and any instance takes the items again.
 import { hostname } from 'node:os';
+import { sql } from 'drizzle-orm';
+import { database } from '@/db/client';
 import { randomBytes } from 'node:crypto';
 import { balanceSettings, type BalanceSettings } from '@/lib/core/billing/settings';
 import { bulkSettings } from './settings';
@@ -121,8 +123,9 @@ async function wait(item: ClaimedItem, untilMs: number): Promise<ItemRun> {
 }
 
 /**
- * The longest an idle runner sleeps between looks at the database: a job submitted to another
- * instance (or resumed by a top-up) starts within this; one submitted here wakes it at once.
+ * The longest an idle runner sleeps between looks at the database: a job resumed by a top-up
+ * starts within this; one submitted, retried or resumed on any instance wakes every runner at once
+ * (BULK_WORK_CHANNEL).
  */
 export const BULK_IDLE_MAX_MS = 10_000;
 
@@ -166,23 +169,61 @@ interface RunnerState {
   /** An item finished since the last pass: there may be more of its job, or its job's end, to see. */
   busy: boolean;
   wake: (() => void) | null;
+  /** Woken while it was not sleeping (mid-pass): it looks again before it sleeps. */
+  poked: boolean;
   /** Integrations whose items wait (limit spent, source away) and until when, by integration id. */
   waitingUntil: Map<number, number>;
+  /** Stops listening on BULK_WORK_CHANNEL. */
+  unlisten?: () => Promise<void>;
+}
+
+/**
+ * The PostgreSQL channel new work is announced on: every instance's runner LISTENs to it, so a job
+ * submitted to one instance runs on all of them from its first second, not from their next idle
+ * look, up to BULK_IDLE_MAX_MS later: a large share of a short job's time on a slow source.
+ */
+export const BULK_WORK_CHANNEL = 'gateway_bulk_work';
+
+/** Wakes the runner now, or has it look again after the pass it is in. */
+function poke(state: RunnerState): void {
+  if (state.wake) state.wake();
+  else state.poked = true;
 }
 
 /** Starts this instance's runner once (BULK_CONCURRENCY 0: none). */
 export function startBulkRunner(): void {
   const settings = bulkSettings();
   if (peekProcessSlot('bulkRunner') || settings.BULK_CONCURRENCY === 0) return;
-  const state: RunnerState = { stopped: false, inFlight: 0, busy: false, wake: null, waitingUntil: new Map() };
+  const state: RunnerState = { stopped: false, inFlight: 0, busy: false, wake: null, poked: false, waitingUntil: new Map() };
   setProcessSlot('bulkRunner', state);
   const name = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   runAsJob('bulk-runner', () => void loop(state, name, settings.BULK_CONCURRENCY, settings.BULK_POLL_MS, itemLeaseSeconds()));
+  // Announced work, and a look after each reconnection (announcements meanwhile were lost).
+  runAsJob('bulk-work-announcements', () => void listenForBulkWork(state));
 }
 
-/** Has this instance's runner look for work now (a job just submitted or retried here). */
+async function listenForBulkWork(state: RunnerState): Promise<void> {
+  try {
+    const handle = await database();
+    const unlisten = await handle.listen?.(BULK_WORK_CHANNEL, () => poke(state), () => poke(state));
+    if (state.stopped) await unlisten?.();
+    else state.unlisten = unlisten;
+  } catch (error) {
+    // The idle look (BULK_IDLE_MAX_MS) still finds the work.
+    log.error({ err: error }, 'listening for announced bulk work failed');
+  }
+}
+
+/**
+ * Has every instance's runner look for work now (a job just submitted, retried or resumed): this
+ * one at once, the others through BULK_WORK_CHANNEL.
+ */
 export function wakeBulkRunner(): void {
-  peekProcessSlot<RunnerState>('bulkRunner')?.wake?.();
+  const state = peekProcessSlot<RunnerState>('bulkRunner');
+  if (state) poke(state);
+  void database()
+    .then((handle) => handle.rows(sql`select pg_notify(${BULK_WORK_CHANNEL}, '')`))
+    .catch((error: unknown) => log.warn({ err: error }, 'announcing bulk work failed: other instances find it at their next idle look'));
 }
 
 /** Stops claiming (tests; a drain): items running finish, the rest stay for other instances. */
@@ -191,6 +232,7 @@ export function stopBulkRunner(): void {
   if (!state) return;
   state.stopped = true;
   state.wake?.();
+  void state.unlisten?.().catch(() => {});
   setProcessSlot('bulkRunner', undefined);
 }
 
@@ -229,6 +271,12 @@ async function loop(state: RunnerState, name: string, concurrency: number, pollM
     // Asks again at once while there was work and room; otherwise waits for an item to finish, a
     // job submitted here, or the poll interval, backing off while there is nothing to do.
     if (claimed > 0 && state.inFlight < concurrency) continue;
+    if (state.poked) {
+      // Work was announced during the pass: look again, and start the idle back-off over.
+      state.poked = false;
+      idleDelay = null;
+      continue;
+    }
     idleDelay = claimed > 0 || busy || state.inFlight > 0 ? null : idleDelayMs(idleDelay, pollMs);
     const delay = runnerSleepMs(idleDelay ?? pollMs, state.waitingUntil.values(), Date.now());
     await new Promise<void>((resolve) => {
