@@ -46,7 +46,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchAppEnv, cpuTimeMs, productionNodeFlags, residentMemory, startBenchApp, type BenchApp } from './app';
-import { bulkPhase, bulkSettings, instancesPhase, type BulkOptions } from './bulk';
+import { bulkPhase, bulkSettings, instancesPhase, machineTicks, type BulkOptions } from './bulk';
 import { compare } from './compare';
 import { runClosedLoop, runLoad, sendForAnswer, warmUp, type LoadResult, type LoadTarget } from './load';
 import { monotonicMicroseconds, selfTimeByFunction, selfTimeByOwner, topSelfTime, type TimeWindow } from './profile';
@@ -202,7 +202,12 @@ async function main(): Promise<void> {
   // unexpected answer says what the gateway saw: the upstream's result, the outcome).
   const appLog = STAGES || SOAK_SECONDS ? path.join(path.dirname(bareResponsesFile), 'app.log') : undefined;
   if (appLog) console.log(`[bench] the instance's output: ${appLog}`);
-  const apps = await Promise.all(Array.from({ length: TWO_INSTANCES ? 2 : 1 }, () => startInstance(appEnv, nodeArgs, appLog)));
+  // Each instance its own journal directory, as production gives each (a directory is one instance's).
+  const apps = await Promise.all(
+    Array.from({ length: TWO_INSTANCES ? 2 : 1 }, (_, index) =>
+      startInstance(index === 0 ? appEnv : { ...appEnv, RECORD_JOURNAL_DIR: `${appEnv.RECORD_JOURNAL_DIR}-${index + 1}` }, nodeArgs, appLog),
+    ),
+  );
   const instances = apps.map((app) => app.baseUrl);
 
   const headers = {
@@ -241,14 +246,18 @@ async function main(): Promise<void> {
   console.log(`\n[bench] ${SECONDS} s per run after 1 s of warm-up; ${os.cpus().length} cores shared by the load generator, the app, the simulator and PostgreSQL\n`);
   if (TWO_INSTANCES) {
     console.log(`one instance versus two, on the same PostgreSQL and Redis (${process.env.REDIS_URL})`);
-    console.log(`lookup     conns  one instance                             two instances                            speed-up  (bound: ${TWO_INSTANCE_BOUND}x${SOURCE_LATENCY_MS > 0 ? '' : ', with --source-latency-ms 200'})`);
+    console.log(`lookup     conns  one instance                             two instances                            speed-up (bound ${TWO_INSTANCE_BOUND}x${SOURCE_LATENCY_MS > 0 ? '' : ', with --source-latency-ms 200'})  machine busy one two`);
     for (const [name, lookup] of Object.entries(lookups)) {
       for (const connections of CONNECTIONS) {
+        const oneBefore = machineTicks();
         const one = await runLoad(target([`${instances[0]}${lookup.path}`], lookup.body), connections, SECONDS * 1000, 1000);
+        const twoBefore = machineTicks();
         const two = await runLoad(target(instances.map((base) => `${base}${lookup.path}`), lookup.body), connections, SECONDS * 1000, 1000);
+        const twoAfter = machineTicks();
+        const busy = (from: typeof oneBefore, to: typeof oneBefore) => `${(((to.busy - from.busy) / (to.total - from.total)) * 100).toFixed(0).padStart(3)} %`;
         const speedUp = two.requestsPerSecond / one.requestsPerSecond;
         console.log(
-          `${name.padEnd(10)} ${String(connections).padStart(5)}  ${format(one).padEnd(40)} ${format(two).padEnd(40)} ${speedUp.toFixed(2).padStart(6)}x  ${speedUp >= TWO_INSTANCE_BOUND ? 'within' : 'under'}`,
+          `${name.padEnd(10)} ${String(connections).padStart(5)}  ${format(one).padEnd(40)} ${format(two).padEnd(40)} ${speedUp.toFixed(2).padStart(6)}x  ${speedUp >= TWO_INSTANCE_BOUND ? 'within' : 'under '}  ${busy(oneBefore, twoBefore)}  ${busy(twoBefore, twoAfter)}`,
         );
       }
     }
