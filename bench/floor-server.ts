@@ -17,7 +17,7 @@ import { parseCatalogRequest, type CatalogName } from '@/lib/flows/lookups/catal
 import type { CatalogOutcome } from '@/lib/flows/lookups/catalog-outcome';
 import { parseRenapRequest, parseRtuNitsRequest } from '@/lib/flows/lookups/registry-request';
 import type { RenapOutcome, RtuNitsOutcome } from '@/lib/flows/lookups/registries';
-import { readNodeJsonBody, nodeHeader } from '@/lib/platform/http/json-body';
+import { nodeHeader, readNodeJsonBody, type BodyRead } from '@/lib/platform/http/json-body';
 import { newRequestId } from '@/lib/platform/http/new-request-id.mjs';
 import { sourceClients } from '@/lib/sources';
 import { catalogAnswer } from '@/lib/surfaces/api/catalog-responses';
@@ -78,75 +78,67 @@ function catalogLookup(catalog: CatalogName): Answerer {
   };
 }
 
-const renap: Answerer = async (message, requestId) => {
-  const startedAt = performance.now();
-  const integration = await authenticated(message);
-  if (!integration) return refused(403, requestId);
-  const parsed = parseRenapRequest(await readNodeJsonBody(message, MAX_BODY_BYTES));
-  if (!parsed.ok) return refused(400, requestId);
-  const { cui } = parsed.value;
-  const seals = new LookupSeals();
-  const ended = noteRegistryIntent({ integrationId: integration.id, lookup: 'renap', nit: null, cui, identifiers: [cui], requestId }, seals);
-  try {
+/** Who asked what of a registry, as its record and its journal intent name it. */
+interface RegistryAsked {
+  integrationId: number;
+  requestId: string;
+  startedAt: number;
+  seals: LookupSeals;
+}
+
+/**
+ * A registry's lookup: the credentials, the body, the journal's intent (so a restart records a
+ * query this process died in) around `ask`, which calls the registry and records its answer.
+ */
+function registryLookup<Parsed>(
+  lookup: 'renap' | 'rtu_nits',
+  parse: (body: BodyRead) => { ok: true; value: Parsed } | { ok: false },
+  named: (request: Parsed) => { nit: string | null; cui: string | null; identifiers: string[] },
+  ask: (request: Parsed, asked: RegistryAsked) => Promise<LookupAnswer>,
+): Answerer {
+  return async (message, requestId) => {
+    const startedAt = performance.now();
+    const integration = await authenticated(message);
+    if (!integration) return refused(403, requestId);
+    const parsed = parse(await readNodeJsonBody(message, MAX_BODY_BYTES));
+    if (!parsed.ok) return refused(400, requestId);
+    const seals = new LookupSeals();
+    const ended = noteRegistryIntent({ integrationId: integration.id, lookup, ...named(parsed.value), requestId }, seals);
+    try {
+      return await ask(parsed.value, { integrationId: integration.id, requestId, startedAt, seals });
+    } finally {
+      ended();
+    }
+  };
+}
+
+const renap = registryLookup(
+  'renap',
+  parseRenapRequest,
+  ({ cui }) => ({ nit: null, cui, identifiers: [cui] }),
+  async ({ cui }, { integrationId, requestId, startedAt, seals }) => {
     const answer = await sourceClients().renap.searchByCui(cui);
     if (!answer.ok) return refused(500, requestId);
     const outcome: RenapOutcome = { kind: 'answered', httpStatus: answer.httpStatus, responseCode: answer.responseCode, message: answer.message, data: answer.data };
-    await recordUnbilledOrKeep(
-      {
-        integrationId: integration.id,
-        lookup: 'renap',
-        httpStatus: answer.httpStatus,
-        responseTimeMs: Math.round(performance.now() - startedAt),
-        nit: null,
-        cui,
-        identifiers: [cui],
-        errorMessage: null,
-        failure: null,
-        answerEmpty: answer.httpStatus === 200 ? answer.data === null : null,
-        requestId,
-      },
-      seals,
-    );
+    const record = { integrationId, lookup: 'renap' as const, httpStatus: answer.httpStatus, nit: null, cui, identifiers: [cui], errorMessage: null, failure: null, requestId };
+    await recordUnbilledOrKeep({ ...record, responseTimeMs: Math.round(performance.now() - startedAt), answerEmpty: answer.httpStatus === 200 ? answer.data === null : null }, seals);
     return renapAnswer(outcome, requestId);
-  } finally {
-    ended();
-  }
-};
+  },
+);
 
-const rtuNits: Answerer = async (message, requestId) => {
-  const startedAt = performance.now();
-  const integration = await authenticated(message);
-  if (!integration) return refused(403, requestId);
-  const parsed = parseRtuNitsRequest(await readNodeJsonBody(message, MAX_BODY_BYTES));
-  if (!parsed.ok) return refused(400, requestId);
-  const { nits } = parsed.value;
-  const seals = new LookupSeals();
-  const ended = noteRegistryIntent({ integrationId: integration.id, lookup: 'rtu_nits', nit: nits.join(','), cui: null, identifiers: nits, requestId }, seals);
-  try {
+const rtuNits = registryLookup(
+  'rtu_nits',
+  parseRtuNitsRequest,
+  ({ nits }) => ({ nit: nits.join(','), cui: null, identifiers: nits }),
+  async ({ nits }, { integrationId, requestId, startedAt, seals }) => {
     const answer = await sourceClients().rtu.searchByNits(nits);
     if (!answer.ok) return refused(500, requestId);
     const outcome: RtuNitsOutcome = { kind: 'found', records: answer.records, requested: nits.length };
-    await recordUnbilledOrKeep(
-      {
-        integrationId: integration.id,
-        lookup: 'rtu_nits',
-        httpStatus: 200,
-        responseTimeMs: Math.round(performance.now() - startedAt),
-        nit: nits.join(','),
-        cui: null,
-        identifiers: nits,
-        errorMessage: null,
-        failure: null,
-        answerEmpty: answer.records.length === 0,
-        requestId,
-      },
-      seals,
-    );
+    const record = { integrationId, lookup: 'rtu_nits' as const, httpStatus: 200, nit: nits.join(','), cui: null, identifiers: nits, errorMessage: null, failure: null, requestId };
+    await recordUnbilledOrKeep({ ...record, responseTimeMs: Math.round(performance.now() - startedAt), answerEmpty: answer.records.length === 0 }, seals);
     return rtuNitsAnswer(outcome, requestId);
-  } finally {
-    ended();
-  }
-};
+  },
+);
 
 const ANSWERERS = new Map<string, Answerer>([
   ['/api/renap/buscar-cui', renap],
