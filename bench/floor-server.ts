@@ -15,29 +15,27 @@ import { catalogAnswerIsEmpty } from '@/lib/core/records/empty-answer';
 import { LookupSeals } from '@/lib/core/records/sealed';
 import { parseCatalogRequest, type CatalogName } from '@/lib/flows/lookups/catalog-request';
 import type { CatalogOutcome } from '@/lib/flows/lookups/catalog-outcome';
+import { LOGIN_HEADER, TOKEN_HEADER } from '@/lib/flows/lookups/credentials';
 import { parseRenapRequest, parseRtuNitsRequest } from '@/lib/flows/lookups/registry-request';
 import type { RenapOutcome, RtuNitsOutcome } from '@/lib/flows/lookups/registries';
 import { nodeHeader, readNodeJsonBody, type BodyRead } from '@/lib/platform/http/json-body';
 import { newRequestId } from '@/lib/platform/http/new-request-id.mjs';
+import { env } from '@/lib/platform/settings/env';
 import { sourceClients } from '@/lib/sources';
 import { catalogAnswer } from '@/lib/surfaces/api/catalog-responses';
 import { renapAnswer, rtuNitsAnswer } from '@/lib/surfaces/api/registry-responses';
-import type { LookupAnswer } from '@/lib/surfaces/api/responses';
+import { jsonAnswer, type LookupAnswer } from '@/lib/surfaces/api/responses';
 import { catalogPathName, CATALOGS_BY_PATH_NAME } from '@/lib/vocabulary/lookups';
 
-const MAX_BODY_BYTES = 64 * 1024;
+const MAX_BODY_BYTES = env().MAX_BODY_BYTES;
 
 /** A lookup's answer, or the contract's refusal the floor needs no more than (the bench sends valid lookups). */
 type Answerer = (request: http.IncomingMessage, requestId: string) => Promise<LookupAnswer>;
 
-const refused = (status: number, requestId: string): LookupAnswer => ({
-  status,
-  headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId },
-  body: JSON.stringify({ message: 'refused by the floor' }),
-});
+const refused = (status: number, requestId: string): LookupAnswer => jsonAnswer(status, { message: 'refused by the floor' }, requestId);
 
 async function authenticated(request: http.IncomingMessage) {
-  const authentication = await integrationDirectory().authenticate(nodeHeader(request, 'x-integracion-login'), nodeHeader(request, 'x-integracion-token'), request.socket.remoteAddress ?? null);
+  const authentication = await integrationDirectory().authenticate(nodeHeader(request, LOGIN_HEADER), nodeHeader(request, TOKEN_HEADER), request.socket.remoteAddress ?? null);
   return authentication.status === 'authenticated' ? authentication.integration : null;
 }
 

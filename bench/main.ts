@@ -530,17 +530,25 @@ function stageRow(name: string, connections: number, gateway: LoadResult, lines:
 }
 
 /** bench/plain-node-server.mjs on a free port, answering what the bare handler answers. */
-async function startPlainNodeServer(responsesFile: string): Promise<{ baseUrl: string; stop: () => void }> {
+function startPlainNodeServer(responsesFile: string): Promise<ChildServer> {
+  return startChildServer([path.join(import.meta.dirname, 'plain-node-server.mjs')], { BENCH_BARE_RESPONSES_FILE: responsesFile }, 'the plain node server');
+}
+
+interface ChildServer {
+  baseUrl: string;
+  pid: number;
+  stop: () => void;
+}
+
+/** A bench server (`node ...args`) on a free port of 127.0.0.1, ready once it printed its first line. */
+async function startChildServer(args: string[], env: Record<string, string>, name: string): Promise<ChildServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'plain-node-server.mjs')], {
-    env: { ...process.env, PORT: String(port), BENCH_BARE_RESPONSES_FILE: responsesFile },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     child.stdout.once('data', () => resolve());
-    child.once('exit', (code) => reject(new Error(`the plain node server exited with code ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${name} exited with code ${code}`)));
   });
-  return { baseUrl: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+  return { baseUrl: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => child.kill('SIGTERM') };
 }
 
 /** Issue 70's bound for two instances against one, where the source is slow (--source-latency-ms 200). */
@@ -554,17 +562,8 @@ const FLOOR_THROUGHPUT_BOUND = 0.8;
  * bench/floor-server.ts on a free port, with the instance's environment and node flags (as `npm
  * start` gives them), under tsx so that it imports the product's modules from their sources.
  */
-async function startFloorServer(env: Record<string, string>): Promise<{ baseUrl: string; pid: number; stop: () => void }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [...productionNodeFlags(), '--import', 'tsx', path.join(import.meta.dirname, 'floor-server.ts')], {
-    env: { ...process.env, ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.once('data', () => resolve());
-    child.once('exit', (code) => reject(new Error(`the floor server exited with code ${code}`)));
-  });
-  return { baseUrl: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => child.kill('SIGTERM') };
+function startFloorServer(env: Record<string, string>): Promise<ChildServer> {
+  return startChildServer([...productionNodeFlags(), '--import', 'tsx', path.join(import.meta.dirname, 'floor-server.ts')], env, 'the floor server');
 }
 
 interface SoakRequest {

@@ -3,9 +3,9 @@
 // pipeline as a single request (lib/flows/lookups/catalog.ts). Nothing about a job lives in one instance's
 // memory: an instance that dies leaves leases that expire, and any instance takes the items again.
 import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { database } from '@/db/client';
-import { randomBytes } from 'node:crypto';
 import { balanceSettings, type BalanceSettings } from '@/lib/core/billing/settings';
 import { bulkSettings } from './settings';
 import { newRequestId } from '@/lib/platform/http/request-id';
@@ -269,7 +269,7 @@ async function loop(state: RunnerState, name: string, concurrency: number, pollM
       log.error({ err: error }, 'bulk runner pass failed');
     }
     // Asks again at once while there was work and room; otherwise waits for an item to finish, a
-    // job submitted here, or the poll interval, backing off while there is nothing to do.
+    // job announced (wakeBulkRunner), or the poll interval, backing off while there is nothing to do.
     if (claimed > 0 && state.inFlight < concurrency) continue;
     if (state.poked) {
       // Work was announced during the pass: look again, and start the idle back-off over.
