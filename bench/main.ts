@@ -725,24 +725,34 @@ async function constanciasPhase(app: BenchApp, lookups: Record<string, { path: s
   const receiptsIssued = async () => Number((await (await database()).rows<{ n: string }>(sql`select count(*) as n from constancias`))[0]!.n);
   const issuedBefore = await receiptsIssued();
   let askedFor = 0;
+  // PostgreSQL's own time per lookup (pg_stat_statements' execution time), beside the app's CPU.
+  const counter = await statementCounter(process.env.DATABASE_URL!);
+  if ('unavailable' in counter) console.log(`[bench] database time not measured: ${counter.unavailable}`);
+  const databaseMs = async (): Promise<number> => ('unavailable' in counter ? NaN : (await counter.read()).statements.reduce((sum, each) => sum + each.calls * each.meanMs, 0));
+  const timed = async (run: () => Promise<LoadResult>): Promise<{ result: LoadResult; databaseMs: number }> => {
+    if (!('unavailable' in counter)) await counter.reset();
+    const result = await run();
+    return { result, databaseMs: (await databaseMs()) / result.calls };
+  };
   console.log('receipts off (A) and on (B, x-constancia: true), interleaved A B, the median of --reps each');
-  console.log('lookup     conns  off req/s p50 p99              on req/s p50 p99               on/off p50  p99   CPU ms off on');
+  console.log('lookup     conns  off req/s p50 p99              on req/s p50 p99               on/off p50  p99   CPU ms off on  db ms off on');
   for (const [name, lookup] of Object.entries(lookups)) {
     for (const connections of CONNECTIONS) {
-      const runs: Array<{ off: LoadResult; on: LoadResult; offCpu: number; onCpu: number }> = [];
+      const runs: Array<{ off: LoadResult; on: LoadResult; offCpu: number; onCpu: number; offDb: number; onDb: number }> = [];
       for (let rep = 0; rep < REPS; rep++) {
         const offBefore = cpuTimeMs(app.pid);
         const offStartedUs = monotonicMicroseconds();
-        const off = await runLoad(targetOf(lookup, false), connections, SECONDS * 1000, 1000);
+        const { result: off, databaseMs: offDb } = await timed(() => runLoad(targetOf(lookup, false), connections, SECONDS * 1000, 1000));
         windows.off.push({ fromUs: offStartedUs, toUs: monotonicMicroseconds() });
         calls.off += off.calls;
         const onBefore = cpuTimeMs(app.pid);
         const onStartedUs = monotonicMicroseconds();
-        const on = await runLoad(targetOf(lookup, true), connections, SECONDS * 1000, 1000);
+        const { result: on, databaseMs: onDb } = await timed(() => runLoad(targetOf(lookup, true), connections, SECONDS * 1000, 1000));
         windows.on.push({ fromUs: onStartedUs, toUs: monotonicMicroseconds() });
         calls.on += on.calls;
         askedFor += on.calls;
-        runs.push({ off, on, offCpu: (onBefore - offBefore) / off.calls, onCpu: (cpuTimeMs(app.pid) - onBefore) / on.calls });
+        // The counter's reads fall between the two CPU readings: the instance does nothing for them.
+        runs.push({ off, on, offCpu: (onBefore - offBefore) / off.calls, onCpu: (cpuTimeMs(app.pid) - onBefore) / on.calls, offDb, onDb });
       }
       const m = (pick: (run: (typeof runs)[number]) => number) => median(runs.map(pick));
       const cell = (rps: number, p50: number, p99: number) => `${rps.toFixed(0).padStart(6)} ${p50.toFixed(2).padStart(6)} ${p99.toFixed(2).padStart(7)}`;
@@ -754,6 +764,7 @@ async function constanciasPhase(app: BenchApp, lookups: Record<string, { path: s
           cell(m((r) => r.on.requestsPerSecond), m((r) => r.on.p50Ms), m((r) => r.on.p99Ms)).padEnd(30),
           `${(m((r) => r.on.p50Ms) / m((r) => r.off.p50Ms)).toFixed(3).padStart(6)} ${(m((r) => r.on.p99Ms) / m((r) => r.off.p99Ms)).toFixed(3).padStart(6)}`,
           `${m((r) => r.offCpu).toFixed(2).padStart(6)} ${m((r) => r.onCpu).toFixed(2).padStart(5)}`,
+          `${m((r) => r.offDb).toFixed(2).padStart(8)} ${m((r) => r.onDb).toFixed(2).padStart(5)}`,
           m((r) => r.off.errors + r.on.errors) ? `  (errors: ${m((r) => r.off.errors)} off, ${m((r) => r.on.errors)} on)` : '',
         ].join('  '),
       );
@@ -761,6 +772,7 @@ async function constanciasPhase(app: BenchApp, lookups: Record<string, { path: s
   }
   // The warm-up's receipts count too: at least every measured lookup that asked for one got it.
   console.log(`receipts written: ${(await receiptsIssued()) - issuedBefore} (${askedFor} measured lookups asked for one)`);
+  if (!('unavailable' in counter)) await counter.close();
   if (profileDirectory) {
     await app.stop();
     console.log('\nwhat a receipt adds to a lookup (CPU profile, receipts on against off):');
