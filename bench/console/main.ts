@@ -133,6 +133,7 @@ async function main(): Promise<void> {
   );
 
   await ensureBuild({ distDir: '.next-bench', label: '[bench:console]' });
+  const appStartedAt = new Date();
   const app = await startBenchApp({
     APP_ENV: 'development',
     SEED_ON_START: 'false',
@@ -158,6 +159,7 @@ async function main(): Promise<void> {
   if (!values['skip-portal']) await timePortalPages(app, summary);
   if (!values['skip-billing']) await measureBilling(summary);
   if (!values['skip-api']) await timeApiReads(app, summary, { runs: Math.max(20, Number(values['api-runs'])), warmup: WARMUP, plans: values['skip-plans'] ? undefined : cluster });
+  await reportJobsBeside(handle, appStartedAt);
   if (!values['skip-plans']) await showPlans(session, pages, cluster);
 }
 
@@ -286,6 +288,21 @@ async function timePages(session: ConsoleSession, pages: Page[], summary: Volume
     `${'Registros: pages 2-21, each reached by its cursor'.padEnd(58)} ${percentile(cursorTimes, 0.5).toFixed(1).padStart(8)} ${percentile(cursorTimes, 0.95).toFixed(1).padStart(8)}`,
   );
 
+}
+
+/**
+ * The periodic jobs that started while the app was timed, longest first: what shared the machine
+ * with the pages. The daily ones start only within DAILY_JOBS_HOURS (02:00 to 05:00 Guatemala time
+ * by default); run in them, this bench times pages beside them (docs/performance.md, "No stalls beside the pages").
+ */
+async function reportJobsBeside(handle: Awaited<ReturnType<typeof import('@/db/client').database>>, since: Date): Promise<void> {
+  const { sql } = await import('drizzle-orm');
+  const rows = await handle.rows<{ name: string; seconds: number | null }>(sql`
+    select name, extract(epoch from last_finished_at - last_started_at)::float8 as seconds
+      from job_leases where last_started_at >= ${since.toISOString()}::timestamptz
+     order by seconds desc nulls first, name`);
+  const runs = rows.map((row) => `${row.name} ${row.seconds === null || row.seconds < 0 ? '(still running)' : `${row.seconds.toFixed(1)} s`}`);
+  console.log(`\nBackground jobs whose latest run started while the app was timed: ${runs.length ? runs.join(', ') : 'none'}`);
 }
 
 async function showPlans(session: ConsoleSession, pages: Page[], cluster: { url: string; directory: string }): Promise<void> {

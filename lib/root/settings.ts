@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { currentSettings, readSettings, type SettingsOfAll, type SettingsSource } from '@/lib/platform/settings/fragment';
 import { PLATFORM_SETTINGS } from '@/lib/platform/settings/env';
 import { MAIL_SETTINGS } from '@/lib/platform/mail/settings';
+import { JOB_SETTINGS } from '@/lib/platform/jobs/daily-hours';
 import { SOURCE_SETTINGS } from '@/lib/sources/settings';
 import { FEL_SETTINGS } from '@/lib/providers/fel/settings';
 import { PAYMENT_SETTINGS } from '@/lib/providers/payments/settings';
@@ -43,6 +44,7 @@ export const SETTINGS_FRAGMENTS = [
   RECORD_JOURNAL_SETTINGS,
   REQUEST_TRACE_SETTINGS,
   ROLLUP_SETTINGS,
+  JOB_SETTINGS,
   ISSUER_SETTINGS,
   CONSTANCIA_SETTINGS,
   TIMESTAMPING_SETTINGS,

@@ -23,6 +23,7 @@ import { startRecordJournal } from '@/lib/core/record-journal';
 import { integrationDirectory } from '@/lib/core/integrations/directory';
 import { LOCAL_DATA_DIR } from '@/lib/platform/files/private-directory';
 import { schedulePeriodicJob } from '@/lib/platform/jobs/schedule';
+import { dailyJobsHours } from '@/lib/platform/jobs/daily-hours';
 import { sequenceLog } from '@/lib/core/constancias/log';
 import { timestampLatestHead } from '@/lib/core/constancias/timestamp';
 import { configuredTimeStampAuthority } from '@/lib/providers/timestamping/configured';
@@ -221,12 +222,16 @@ function startRollups(intervalMs: number): void {
   setProcessSlot('refusalFlush', timer);
 }
 
-/** Once a day, on one instance: purge the query records and alert deliveries past their retention (lib/flows/retention). */
+/**
+ * Once a day, on one instance, in the daily jobs' hours (DAILY_JOBS_HOURS): purge the query records
+ * and alert deliveries past their retention (lib/flows/retention).
+ */
 function startRetention(exportDir: string | undefined): void {
   const retentionLog = logger('retention');
   schedulePeriodicJob({
     name: 'retention',
     everyMs: DAY_MS,
+    hours: dailyJobsHours(),
     leaseMs: 6 * 3_600_000,
     run: async () => {
       const result = await purgeExpiredRecords({ exportDir, pauseMs: 50 });
@@ -338,7 +343,7 @@ function startConstanciaJobs(headEveryMs: number): void {
 /**
  * The ledger's background work, each on one instance at a time: the hourly checkpoints the balance
  * history starts from, the daily reconciliation (it reports, never fixes), and last month's
- * statements, issued while the month's records are still kept.
+ * statements, issued while the month's records are still kept; the daily two in DAILY_JOBS_HOURS.
  */
 function startBillingJobs(sweepAfterSeconds: number): void {
   const billingLog = logger('billing');
@@ -352,6 +357,7 @@ function startBillingJobs(sweepAfterSeconds: number): void {
   schedulePeriodicJob({
     name: 'ledger-verify',
     everyMs: DAY_MS,
+    hours: dailyJobsHours(),
     leaseMs: 2 * 3_600_000,
     run: async () => void (await verifyLedger({ trigger: 'job', sweepAfterSeconds })),
     onError: (error) => billingLog.error({ err: error }, 'ledger reconciliation failed'),
@@ -359,6 +365,7 @@ function startBillingJobs(sweepAfterSeconds: number): void {
   schedulePeriodicJob({
     name: 'monthly-statements',
     everyMs: DAY_MS,
+    hours: dailyJobsHours(),
     leaseMs: 6 * 3_600_000,
     run: async () => {
       const result = await issueLastMonthStatements();

@@ -46,3 +46,22 @@ describe('the log context of background work', () => {
     expect(seen).toEqual({ job: 'timer-check' });
   });
 });
+
+describe('a job confined to some hours', () => {
+  it('does not start outside them, and starts within them', async () => {
+    const runs: string[] = [];
+    const failures: unknown[] = [];
+    const hour = (new Date().getUTCHours() - 6 + 24) % 24;
+    // Two hours wide: the hour may turn while the test runs.
+    const here = { from: hour, to: (hour + 2) % 24 || 24 };
+    const elsewhere = { from: (hour + 3) % 24, to: (hour + 5) % 24 || 24 };
+    for (const [name, hours] of [['daily-elsewhere', elsewhere], ['daily-here', here]] as const) {
+      schedulePeriodicJob({ name, everyMs: 86_400_000, leaseMs: 60_000, hours, run: async () => void runs.push(name), onError: (error) => failures.push(error) });
+    }
+
+    await vi.waitFor(() => expect(runs).toContain('daily-here'), { timeout: 10_000, interval: 20 });
+    await stopPeriodicJobs();
+    expect(runs).toEqual(['daily-here']);
+    expect(failures).toEqual([]);
+  });
+});

@@ -1,6 +1,7 @@
 import { runAsJob } from './context';
 import { acquireJobLease, releaseJobLease } from './lease';
 import { processSlot } from '@/lib/platform/runtime/process-state';
+import { withinHours, type HourWindow } from './daily-hours';
 
 export interface PeriodicJob {
   /** The lease's name: one run at a time across every instance sharing the database. */
@@ -12,7 +13,12 @@ export interface PeriodicJob {
   run(): Promise<void>;
   /** Told about a failed run; the job is tried again at its next check. */
   onError(error: unknown): void;
+  /** The hours (Guatemala time) a run may start in; absent, any hour. A run started in them may end after. */
+  hours?: HourWindow;
 }
+
+/** How often a job confined to some hours looks whether it may start: it starts this late into them at most. */
+const WINDOW_CHECK_MS = 10 * 60_000;
 
 interface Scheduled {
   timers: Map<string, NodeJS.Timeout>;
@@ -38,6 +44,7 @@ function scheduleRuns(job: PeriodicJob): void {
     if (running) return;
     running = true;
     try {
+      if (job.hours && !withinHours(job.hours, new Date())) return;
       if (!(await acquireJobLease(job.name, job.everyMs, job.leaseMs))) return;
       let finished = false;
       try {
@@ -57,8 +64,10 @@ function scheduleRuns(job: PeriodicJob): void {
     scheduled.running.add(run);
     void run.finally(() => scheduled.running.delete(run));
   };
-  // Jitter spreads the instances' checks so they do not all ask at the same instant.
-  const timer = setInterval(tracked, job.everyMs + Math.floor(Math.random() * Math.min(job.everyMs / 10, 1_000)));
+  // Jitter spreads the instances' checks so they do not all ask at the same instant. A job confined
+  // to some hours looks more often than it runs; the lease says whether it is due.
+  const checkEveryMs = job.hours ? Math.min(job.everyMs, WINDOW_CHECK_MS) : job.everyMs;
+  const timer = setInterval(tracked, checkEveryMs + Math.floor(Math.random() * Math.min(checkEveryMs / 10, 1_000)));
   timer.unref();
   scheduled.timers.set(job.name, timer);
   tracked();
