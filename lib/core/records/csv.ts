@@ -107,6 +107,9 @@ export function recordsCsvStream(
   return csvTextStream(csvHeader(RECORD_CSV_COLUMNS), consoleExportLines(filters, maxRows, options), onError);
 }
 
+/** The export's first batch of records (then 400, 1,600, 2,000 a batch): its first rows leave at once. */
+const EXPORT_FIRST_BATCH = 100;
+
 async function* consoleExportLines(filters: RecordFilters, maxRows: number, options: ConsoleExportOptions): AsyncGenerator<string[]> {
   const line = (row: Record<string, string | null>) => {
     // Stored encrypted: opened here, then written in full or masked.
@@ -123,7 +126,7 @@ async function* consoleExportLines(filters: RecordFilters, maxRows: number, opti
   };
   let sent = 0;
   try {
-    for await (const rows of iterateRecordRows<Record<string, string | null>>(filters, EXPORT_SELECTION, { limit: maxRows })) {
+    for await (const rows of iterateRecordRows<Record<string, string | null>>(filters, EXPORT_SELECTION, { limit: maxRows, firstBatchSize: EXPORT_FIRST_BATCH })) {
       // Counted as handed to the stream: what the client may have received.
       sent += rows.length;
       yield rows.map(line);

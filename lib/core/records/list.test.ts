@@ -6,7 +6,7 @@ import { useTestDatabase, type TestDatabase } from '@/tests/support/test-databas
 import { seal } from '@/lib/core/sealing/envelope';
 import { searchKey } from '@/lib/core/sealing/search-keys';
 import { rollUpQueue } from '@/lib/core/rollups/job';
-import { iterateRecordLines, listRecordsPage } from './list';
+import { iterateRecordLines, iterateRecordRows, listRecordsPage } from './list';
 import { ensureRecordMonths } from './partitions';
 
 let testDatabase: TestDatabase;
@@ -81,6 +81,14 @@ describe('query records keyset pagination', () => {
     for await (const batch of iterateRecordLines({ consulta: 'omisos' }, idLine, { batchSize: 2 })) omisos.push(...batch.map(Number));
     expect(omisos).toEqual((await listRecordsPage({ consulta: 'omisos' }, {})).rows.map((row) => row.id));
     expect(omisos).toHaveLength(4);
+  });
+
+  it('starts an export with a small batch and grows it, each record once', async () => {
+    const batches: number[][] = [];
+    for await (const batch of iterateRecordRows<{ id: number }>({}, { id: queryRecords.id }, { firstBatchSize: 1, batchSize: 4 })) batches.push(batch.map((row) => Number(row.id)));
+    // 1, then four times as many up to the batch size: 4, 4 (nine records).
+    expect(batches.map((batch) => batch.length)).toEqual([1, 4, 4]);
+    expect(batches.flat()).toEqual(expectedOrder);
   });
 
   it('walks an identifier search by cursor like any other list', async () => {

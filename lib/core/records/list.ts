@@ -181,6 +181,11 @@ export interface IterateOptions {
   /** Start strictly older than this position instead of at the newest record. */
   startAfter?: KeysetCursor;
   batchSize?: number;
+  /**
+   * The first batch's size, each next one four times the last up to batchSize: a download starts
+   * with its first rows at once, and one abandoned after its first bytes leaves little work behind.
+   */
+  firstBatchSize?: number;
   /** The most records to yield in all. */
   limit?: number;
   /** With an identifier filter: more search keys to match (a person's linked identifiers). */
@@ -213,13 +218,15 @@ export async function* iterateRecordLines(filters: RecordFilters, line: SQL<stri
  */
 export async function* iterateRecordRows<Row>(filters: RecordFilters, columns: SelectedFields, options: IterateOptions = {}): AsyncGenerator<Row[]> {
   const batchSize = options.batchSize ?? 2_000;
+  let nextBatch = Math.min(options.firstBatchSize ?? batchSize, batchSize);
   const matching = await matchingDays(filters);
   const database = await db();
   const searchKeys = [...(await searchKeysFor(filters)), ...(options.alsoSearchKeys ?? [])];
   let cursor = options.startAfter;
   let remaining = options.limit ?? Number.POSITIVE_INFINITY;
   while (remaining > 0) {
-    const limit = Math.min(batchSize, remaining);
+    const limit = Math.min(nextBatch, remaining);
+    nextBatch = Math.min(nextBatch * 4, batchSize);
     const range = matching ? scanRange(matching, cursor?.createdAt, 'older', limit) : {};
     const rows = await selectRecords<Row & { keysetId: number; keysetTimestamp: string }>(database, filters, searchKeys, cursor, 'older', limit, range, (keys) => ({
       ...columns,
