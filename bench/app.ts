@@ -87,8 +87,41 @@ export function benchAppEnv(simulatorUrl: string, databaseUrl: string, scratch: 
     BULK_API_PER_MINUTE: UNLIMITED,
     DATABASE_POOL_MAX: '20',
     BENCH_BARE_RESPONSES_FILE: path.join(scratch, 'bare-responses.json'),
+    // The instance's own memory figures (V8's heap spaces) are read from its metrics.
+    METRICS_TOKEN: BENCH_METRICS_TOKEN,
     RECORD_JOURNAL_DIR: path.join(scratch, 'record-journal'),
   };
+}
+
+const BENCH_METRICS_TOKEN = 'bench-metrics-token-bench-metrics';
+
+/**
+ * What an instance's resident memory is made of: the kernel's split (anonymous memory, mapped
+ * files such as the node binary and its libraries) and V8's own figures from its metrics (the heap
+ * by space, memory outside it); undefined parts when the instance does not answer.
+ */
+export async function memoryBreakdown(pid: number, baseUrl: string): Promise<string> {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const mib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) / 1024;
+  const kernel = `RSS ${mib('VmRSS').toFixed(0)} MiB: anonymous ${mib('RssAnon').toFixed(0)}, files ${mib('RssFile').toFixed(0)} (the node binary, libraries, code read), shared ${mib('RssShmem').toFixed(0)}`;
+  let text: string;
+  try {
+    const response = await fetch(`${baseUrl}/api/metrics`, { headers: { authorization: `Bearer ${BENCH_METRICS_TOKEN}` } });
+    text = response.ok ? await response.text() : '';
+  } catch {
+    text = '';
+  }
+  const value = (name: string, label = '') => Number(new RegExp(`^gateway_${name}${label ? `\\{[^}]*${label}[^}]*\\}` : ''} ([0-9.e+]+)$`, 'm').exec(text)?.[1] ?? Number.NaN) / 1_048_576;
+  if (!text) return kernel;
+  const spaces = ['new', 'old', 'code', 'large_object', 'trusted', 'shared']
+    .map((space) => [space, value('nodejs_heap_space_size_used_bytes', `space="${space}"`)] as const)
+    .filter(([, used]) => used > 0.5)
+    .map(([space, used]) => `${space} ${used.toFixed(0)}`)
+    .join(', ');
+  return (
+    `${kernel}; V8 heap ${value('nodejs_heap_size_used_bytes').toFixed(0)} MiB used of ${value('nodejs_heap_size_total_bytes').toFixed(0)} (${spaces}), ` +
+    `outside it ${value('nodejs_external_memory_bytes').toFixed(0)} MiB (buffers, strings handed to native code)`
+  );
 }
 
 /** A process's resident memory now and at its peak, in MiB (Linux /proc). */

@@ -45,7 +45,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { benchAppEnv, cpuTimeMs, productionNodeFlags, residentMemory, startBenchApp, type BenchApp } from './app';
+import { benchAppEnv, cpuTimeMs, memoryBreakdown, productionNodeFlags, residentMemory, startBenchApp, type BenchApp } from './app';
 import { bulkPhase, bulkSettings, instancesPhase, machineTicks, type BulkOptions } from './bulk';
 import { compare } from './compare';
 import { runClosedLoop, runLoad, sendForAnswer, warmUp, type LoadResult, type LoadTarget } from './load';
@@ -427,6 +427,7 @@ async function main(): Promise<void> {
     }
   }
   const memory = residentMemory(app.pid);
+  const memoryParts = await memoryBreakdown(app.pid, app.baseUrl);
   console.log(`\n${REPS} repetition(s) per cell, median shown; times in ms.`);
   console.log(header);
   for (const row of rows) console.log(row);
@@ -434,6 +435,7 @@ async function main(): Promise<void> {
   console.log('db/lookup = statements PostgreSQL executed per lookup during the gateway runs (pg_stat_statements; one round trip each; background jobs included).');
   console.log('app CPU = the instance\'s CPU time (user + system, /proc) per request, gateway and bare handler: the work behind the latency, barely disturbed by other load.');
   console.log(`instance RSS after the runs: ${memory.rssMiB.toFixed(0)} MiB (peak ${memory.peakMiB.toFixed(0)} MiB)`);
+  console.log(`  ${memoryParts}`);
   console.log('\nThe floor (bench/floor-server.ts): plain node:http running a lookup\'s own work with the same modules (token check, hold, source call, settlement and record), no Next and no middleware');
   console.log(`lookup     conns    floor req/s p50 p99   CPU ms gw floor  gw/floor  gw/floor req/s  bounds (CPU <= ${FLOOR_CPU_BOUND}x; req/s >= ${FLOOR_THROUGHPUT_BOUND * 100} % at 50)`);
   for (const row of floorRows) console.log(row);
@@ -635,6 +637,7 @@ async function soak(app: BenchApp, lookups: Record<string, { path: string; body:
   const memory = residentMemory(app.pid);
   console.log(`
 ${answered} lookups, ${errors} answers other than their kind's; RSS at the end ${memory.rssMiB.toFixed(0)} MiB, peak ${memory.peakMiB.toFixed(0)} MiB`);
+  console.log(`  ${await memoryBreakdown(app.pid, app.baseUrl)}`);
   const lastFive = minutes.slice(-5);
   const signed = (value: number, digits: number) => `${value >= 0 ? '+' : ''}${value.toFixed(digits)}`;
   if (lastFive.length >= 2) {
