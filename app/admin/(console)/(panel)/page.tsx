@@ -6,6 +6,7 @@ import { InvoicingStoppedBanner, PaymentsFailingBanner } from '@/components/invo
 import { requirePageUser } from '@/lib/surfaces/console/session';
 import { RefusalsTable, UsageBreakdown, UsageTotals } from '@/components/console/usage';
 import { DASHBOARD_RANGE_LABELS } from '@/lib/presentation/labels';
+import { dailyJobsHoursInWords } from '@/lib/presentation/daily-jobs';
 import { dashboardRangeOf, dashboardView, LOW_BALANCE_SHOWN } from '@/lib/surfaces/console/dashboard';
 import { formatQuetzales } from '@/lib/platform/money';
 import { suggestIntegrations } from '../integration-suggestions';
@@ -64,7 +65,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
       <section className="card" style={{ marginTop: '1rem' }}>
         <h2>Conciliación del libro mayor</h2>
         <p className="small muted">
-          Comprueba que saldos, libro mayor y registros de consultas coinciden, y que las cuentas cuadran: cada pago en línea acreditado, cada recarga con su factura (o el motivo de no tenerla) y cada reembolso con su nota de crédito. Corre sola una vez al día; solo lee, nunca cambia dinero.
+          Comprueba que saldos, libro mayor y registros de consultas coinciden, y que las cuentas cuadran: cada pago en línea acreditado, cada recarga con su factura (o el motivo de no tenerla) y cada reembolso con su nota de crédito. Corre sola una vez al día, {dailyJobsHoursInWords()}; solo lee, nunca cambia dinero.
         </p>
         {newest && <VerificationRunStatus run={newest.run} state={newest.state} startedBy={newest.startedBy} integrationName={newest.scopeName} now={now} />}
         {running && <RefreshWhileRunning />}

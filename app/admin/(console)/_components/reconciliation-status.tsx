@@ -3,6 +3,7 @@ import type { LedgerVerification } from '@/db/schema';
 import type { FinishedVerification, LedgerDifference, VerificationState } from '@/lib/core/billing/verify';
 import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { LEDGER_DIFFERENCE_LABELS } from '@/lib/presentation/labels';
+import { dailyJobsHoursInWords } from '@/lib/presentation/daily-jobs';
 import { integrationPath } from '@/lib/surfaces/console/integration-sections';
 
 /**
@@ -13,7 +14,7 @@ export function ReconciliationStatus({ run, integrationId, names }: { run: Finis
   if (!run) {
     return (
       <p className="small muted" data-testid="reconciliation">
-        La conciliación del libro mayor todavía no se ha ejecutado (corre una vez al día, con «Verificar ahora» en el Panel o con <span className="mono">ledger:verify</span>).
+        La conciliación del libro mayor todavía no se ha ejecutado: corre sola una vez al día, {dailyJobsHoursInWords()}, y cuando se pida con «Verificar ahora» en el Panel o con <span className="mono">ledger:verify</span>.
       </p>
     );
   }
