@@ -33,7 +33,8 @@
 // --app-flags='--trace-gc' gives the instance under test more node flags (with --stages its output
 // is kept in the log the bench names; perf record -p wants --perf-basic-prof).
 // --source-latency-ms N adds N ms to every answer of the simulator (0 by default: the gateway's own
-// cost alone). A real source answers in a few hundred: with it, a job's slots wait on the source
+// cost alone); --source-jitter-ms J up to J ms more at random (a real source's spread). A real
+// source answers in a few hundred: with it, a job's slots wait on the source
 // instead of the CPU, the case where a second instance's slots add throughput. (--compare keeps 0.)
 // npm run bench -- --constancias [--connections 1,50 --seconds 5 --reps 3]
 //   Each lookup with and without x-constancia: true on the same instance, interleaved A B A B:
@@ -78,6 +79,9 @@ const { values } = parseArgs({
     // --no-bulk-instances
     'bulk-instances': { type: 'boolean', default: true },
     'source-latency-ms': { type: 'string', default: '0' },
+    // Up to this much more at random on each answer: fifty connections against a constant latency
+    // stay in lockstep, each round's answers arriving together and queueing for the CPU.
+    'source-jitter-ms': { type: 'string', default: '0' },
     warmup: { type: 'string', default: '5' },
     // --app-flags='--trace-gc --perf-basic-prof': more node flags for the instance under test.
     'app-flags': { type: 'string', default: '' },
@@ -87,6 +91,8 @@ const { values } = parseArgs({
 const CONSTANCIAS = values.constancias;
 const SOURCE_LATENCY_MS = Number(values['source-latency-ms']);
 if (!Number.isInteger(SOURCE_LATENCY_MS) || SOURCE_LATENCY_MS < 0) throw new Error('--source-latency-ms takes a whole number of milliseconds, 0 or more');
+const SOURCE_JITTER_MS = Number(values['source-jitter-ms']);
+if (!Number.isInteger(SOURCE_JITTER_MS) || SOURCE_JITTER_MS < 0) throw new Error('--source-jitter-ms takes a whole number of milliseconds, 0 or more');
 const SECONDS = Number(values.seconds);
 const WARMUP_SECONDS = Number(values.warmup);
 if (!(WARMUP_SECONDS >= 0)) throw new Error('--warmup takes a number of seconds, 0 or more');
@@ -186,8 +192,10 @@ async function main(): Promise<void> {
   await closeDatabase();
 
   const { startSimulator, samplePopulation, DEFAULT_SIMULATOR_SEED, FAULT_IDENTIFIERS } = await import('../simulator/index');
-  const simulator = await startSimulator({ port: 0, latencyMs: SOURCE_LATENCY_MS, onlineLatencyMs: 0 });
-  if (SOURCE_LATENCY_MS > 0) console.log(`the simulator adds ${SOURCE_LATENCY_MS} ms to every answer (--source-latency-ms)`);
+  const simulator = await startSimulator({ port: 0, latencyMs: SOURCE_LATENCY_MS, latencyJitterMs: SOURCE_JITTER_MS, onlineLatencyMs: 0 });
+  if (SOURCE_LATENCY_MS > 0 || SOURCE_JITTER_MS > 0) {
+    console.log(`the simulator adds ${SOURCE_LATENCY_MS} ms${SOURCE_JITTER_MS ? ` and up to ${SOURCE_JITTER_MS} ms more at random` : ''} to every answer (--source-latency-ms, --source-jitter-ms)`);
+  }
   cleanups.push(() => simulator.close());
   const sample = samplePopulation({ seed: DEFAULT_SIMULATOR_SEED });
 

@@ -39,6 +39,11 @@ export interface SimulatorOptions {
   populationSize?: number;
   /** Added to every answer. A request's x-sim-latency-ms header replaces it. */
   latencyMs?: number;
+  /**
+   * Up to this much more, at random, on each answer given latencyMs: a real source's times vary,
+   * and a constant one keeps a closed-loop load generator's requests in lockstep (the bench).
+   */
+  latencyJitterMs?: number;
   onlineLatencyMs?: number;
   slowFaultDelayMs?: number;
   /** Faults for the whole run, as RunFault values or a SIMULATOR_FAULT string. */
@@ -92,6 +97,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   let faultPlan = createFaultPlan({ runFaults, seed });
   const timing = {
     latencyMs: options.latencyMs ?? 0,
+    latencyJitterMs: options.latencyJitterMs ?? 0,
     onlineLatencyMs: options.onlineLatencyMs ?? DEFAULT_ONLINE_LATENCY_MS,
     slowFaultDelayMs: options.slowFaultDelayMs ?? DEFAULT_SLOW_FAULT_DELAY_MS,
   };
@@ -157,7 +163,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
 
     const bodyText = await readBody(request, MAX_BODY_BYTES);
     const latencyOverride = parseLatencyHeader(request.headers[LATENCY_HEADER]);
-    let delayMs = latencyOverride ?? timing.latencyMs;
+    let delayMs = latencyOverride ?? timing.latencyMs + Math.floor(Math.random() * timing.latencyJitterMs);
     let answer: SimAnswer | 'drop';
     let fault: FaultName | null = null;
 
