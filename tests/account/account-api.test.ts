@@ -153,29 +153,38 @@ describe('GET /api/cuenta', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     }
 
     const statementsSent = async () => sampleValue((await scrapeMetrics(gateway.app.baseUrl, METRICS_TOKEN)).samples, 'gateway_database_round_trips_total');
-    let previous = -1;
-    await eventually(
-      async () => {
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        const now = await statementsSent();
-        const still = now === previous;
-        previous = now;
-        return still;
-      },
-      Boolean,
-      30_000,
-      'the statement count settles',
-    );
-    const before = await statementsSent();
-    const wrong = await Promise.all(
-      Array.from({ length: 20 }, (_, index) =>
-        fetch(`${gateway.app.baseUrl}/api/cuenta${index % 2 ? '/movimientos' : ''}`, {
-          headers: { 'x-integracion-login': main.nombre, 'x-integracion-token': `tlk_wrong${index}`, 'x-forwarded-for': freshAddress() },
-        }).then(async (response) => (await response.arrayBuffer(), response.status)),
-      ),
-    );
-    expect(wrong.every((status) => status === 401)).toBe(true);
-    expect((await statementsSent()) - before).toBe(0);
+    /** The statements the instance sent while 20 wrong tokens were answered, once its count settled. */
+    const statementsBesideWrongTokens = async () => {
+      let previous = -1;
+      await eventually(
+        async () => {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          const now = await statementsSent();
+          const still = now === previous;
+          previous = now;
+          return still;
+        },
+        Boolean,
+        30_000,
+        'the statement count settles',
+      );
+      const before = await statementsSent();
+      const wrong = await Promise.all(
+        Array.from({ length: 20 }, (_, index) =>
+          fetch(`${gateway.app.baseUrl}/api/cuenta${index % 2 ? '/movimientos' : ''}`, {
+            headers: { 'x-integracion-login': main.nombre, 'x-integracion-token': `tlk_wrong${index}`, 'x-forwarded-for': freshAddress() },
+          }).then(async (response) => (await response.arrayBuffer(), response.status)),
+        ),
+      );
+      expect(wrong.every((status) => status === 401)).toBe(true);
+      return (await statementsSent()) - before;
+    };
+    // Up to three tries, one of them without a statement: the instance's periodic jobs (the rollups,
+    // the sweeper) may send theirs during a try (once in CI, on PostgreSQL beside the image's build),
+    // while a wrong token that cost a statement would cost it in every try.
+    const sent: number[] = [];
+    while (sent.length < 3 && !sent.includes(0)) sent.push(await statementsBesideWrongTokens());
+    expect(sent).toContain(0);
   });
 
   it("has its own per-minute limit, answered 429, which spends neither the lookups' limit nor the global per-IP one", async () => {
