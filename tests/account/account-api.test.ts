@@ -17,7 +17,7 @@ import { expectDocumentedResponse } from '../support/openapi-validator';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
 import { sampleValue, scrapeMetrics } from '../operations/metrics-support';
-import { createTestIntegration, credentialHeaders, eventually, startGateway, TEST_ACTOR, type Gateway, type TestIntegration } from '../conformance/harness';
+import { createTestIntegration, credentialHeaders, startGateway, untilCountSettles, TEST_ACTOR, type Gateway, type TestIntegration } from '../conformance/harness';
 
 const TARIFF = 150;
 const ACCOUNT_LIMIT = 40;
@@ -155,19 +155,7 @@ describe('GET /api/cuenta', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
     const statementsSent = async () => sampleValue((await scrapeMetrics(gateway.app.baseUrl, METRICS_TOKEN)).samples, 'gateway_database_round_trips_total');
     /** The statements the instance sent while 20 wrong tokens were answered, once its count settled. */
     const statementsBesideWrongTokens = async () => {
-      let previous = -1;
-      await eventually(
-        async () => {
-          await new Promise((resolve) => setTimeout(resolve, 300));
-          const now = await statementsSent();
-          const still = now === previous;
-          previous = now;
-          return still;
-        },
-        Boolean,
-        30_000,
-        'the statement count settles',
-      );
+      await untilCountSettles(statementsSent, 'the statement count settles');
       const before = await statementsSent();
       const wrong = await Promise.all(
         Array.from({ length: 20 }, (_, index) =>

@@ -449,6 +449,26 @@ export async function eventually<T>(probe: () => Promise<T>, accept: (value: T) 
 }
 
 /**
+ * Waits until `count` (an instance's statements sent, say) stands still for 300 ms: its start-up and
+ * periodic work are between runs, so what follows is what the test itself causes.
+ */
+export async function untilCountSettles(count: () => Promise<number>, what: string): Promise<void> {
+  let previous = -1;
+  await eventually(
+    async () => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const now = await count();
+      const still = now === previous;
+      previous = now;
+      return still;
+    },
+    Boolean,
+    30_000,
+    what,
+  );
+}
+
+/**
  * Reads a bulk job through GET /api/lotes/{id} as an integrator polls it, until `accept` likes it:
  * after 0.2 s, then twice as late each time, at most every 2 s. Those reads share the account API's
  * 60 a minute (ACCOUNT_API_PER_MINUTE): at ten a second, a job that runs longer than six seconds on a

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type RunningApp } from '../support/app-server';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
-import { eventually } from '../conformance/harness';
+import { untilCountSettles } from '../conformance/harness';
 import { sampleValue, scrapeMetrics } from './metrics-support';
 
 const METRICS_TOKEN = 'metrics-token-for-the-health-test-0123';
@@ -63,20 +63,8 @@ async function health(): Promise<number> {
 
 describe('GET /api/health', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('asks the database once for a burst of checks within a second, and again after it', async () => {
-    // The start's own jobs (reconciliation, statements) have finished when the count stands still.
-    let previous = -1;
-    await eventually(
-      async () => {
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        const now = await statementsSent();
-        const still = now === previous;
-        previous = now;
-        return still;
-      },
-      Boolean,
-      30_000,
-      'the statement count settles after the start',
-    );
+    // The start's own work (its jobs' first runs) has finished when the count stands still.
+    await untilCountSettles(statementsSent, 'the statement count settles after the start');
     let elapsedMs = 0;
     const duringBurst = await fewestStatements(async () => {
       const startedAt = Date.now();
