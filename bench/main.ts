@@ -30,6 +30,8 @@
 // instance and then on two sharing the database and Redis (REDIS_URL, or a throwaway one as for
 // --instances 2): items per minute of each, the speed-up, each instance's items; --no-bulk-instances
 // leaves that part out.
+// --heap: after the runs (or the soak) the instance writes a heap snapshot, and the bench prints
+// its bytes by kind of object, the largest first (bench/heap.ts), and where the snapshot is.
 // --app-flags='--trace-gc' gives the instance under test more node flags (with --stages its output
 // is kept in the log the bench names; perf record -p wants --perf-basic-prof).
 // --source-latency-ms N adds N ms to every answer of the simulator (0 by default: the gateway's own
@@ -46,6 +48,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { heapGroups, heapReport, heapSnapshotFlags, takeHeapSnapshot } from './heap';
 import { benchAppEnv, cpuTimeMs, memoryBreakdown, productionNodeFlags, residentMemory, startBenchApp, type BenchApp } from './app';
 import { bulkPhase, bulkSettings, instancesPhase, machineTicks, type BulkOptions } from './bulk';
 import { compare } from './compare';
@@ -86,8 +89,12 @@ const { values } = parseArgs({
     // --app-flags='--trace-gc --perf-basic-prof': more node flags for the instance under test.
     'app-flags': { type: 'string', default: '' },
     constancias: { type: 'boolean', default: false },
+    // After the runs (or the soak), the instance writes a heap snapshot and the bench prints what
+    // kinds of object hold its heap (bench/heap.ts).
+    heap: { type: 'boolean', default: false },
   },
 });
+const HEAP = values.heap;
 const CONSTANCIAS = values.constancias;
 const SOURCE_LATENCY_MS = Number(values['source-latency-ms']);
 if (!Number.isInteger(SOURCE_LATENCY_MS) || SOURCE_LATENCY_MS < 0) throw new Error('--source-latency-ms takes a whole number of milliseconds, 0 or more');
@@ -123,6 +130,13 @@ async function startInstance(env: Record<string, string>, nodeArgs: string[] = [
   const app = await startBenchApp(env, nodeArgs, logFile);
   cleanups.push(() => app.stop());
   return app;
+}
+
+/** The instance's heap by kind of object, from a snapshot it writes now (the bench's --heap). */
+async function printHeap(pid: number, directory: string): Promise<void> {
+  const file = await takeHeapSnapshot(pid, directory);
+  for (const line of heapReport(heapGroups(file))) console.log(`  ${line}`);
+  console.log(`  (the snapshot: ${file}; open it in Chrome's DevTools, Memory, for what retains each)`);
 }
 
 function format(result: LoadResult): string {
@@ -205,7 +219,12 @@ async function main(): Promise<void> {
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
   };
   const profileDirectory = PROFILE ? fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-profile-')) : undefined;
-  const nodeArgs = [...(profileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${profileDirectory}`] : []), ...values['app-flags'].split(/\s+/).filter(Boolean)];
+  const heapDirectory = HEAP ? fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-heap-')) : undefined;
+  const nodeArgs = [
+    ...(profileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${profileDirectory}`] : []),
+    ...(heapDirectory ? heapSnapshotFlags(heapDirectory) : []),
+    ...values['app-flags'].split(/\s+/).filter(Boolean),
+  ];
   // The log is kept for --stages (its stage timings) and for the soak (the log line of any
   // unexpected answer says what the gateway saw: the upstream's result, the outcome).
   const appLog = STAGES || SOAK_SECONDS ? path.join(path.dirname(bareResponsesFile), 'app.log') : undefined;
@@ -285,7 +304,7 @@ async function main(): Promise<void> {
     return;
   }
   if (SOAK_SECONDS) {
-    await soak(app, lookups, headers, appLog!);
+    await soak(app, lookups, headers, appLog!, heapDirectory);
     return;
   }
 
@@ -444,6 +463,7 @@ async function main(): Promise<void> {
   console.log('app CPU = the instance\'s CPU time (user + system, /proc) per request, gateway and bare handler: the work behind the latency, barely disturbed by other load.');
   console.log(`instance RSS after the runs: ${memory.rssMiB.toFixed(0)} MiB (peak ${memory.peakMiB.toFixed(0)} MiB)`);
   console.log(`  ${memoryParts}`);
+  if (heapDirectory) await printHeap(app.pid, heapDirectory);
   console.log('\nThe floor (bench/floor-server.ts): plain node:http running a lookup\'s own work with the same modules (token check, hold, source call, settlement and record), no Next and no middleware');
   console.log(`lookup     conns    floor req/s p50 p99   CPU ms gw floor  gw/floor  gw/floor req/s  bounds (CPU <= ${FLOOR_CPU_BOUND}x; req/s >= ${FLOOR_THROUGHPUT_BOUND * 100} % at 50)`);
   for (const row of floorRows) console.log(row);
@@ -606,7 +626,7 @@ function soakMix(lookups: Record<string, { path: string; body: unknown; faultBod
  * SOAK_SECONDS at 50 connections with the realistic mix; throughput, p99 and the instance's RSS
  * every minute, and whether RSS or p99 still grow over the last five minutes.
  */
-async function soak(app: BenchApp, lookups: Record<string, { path: string; body: unknown; faultBody: unknown }>, headers: Record<string, string>, appLog: string): Promise<void> {
+async function soak(app: BenchApp, lookups: Record<string, { path: string; body: unknown; faultBody: unknown }>, headers: Record<string, string>, appLog: string, heapDirectory: string | undefined): Promise<void> {
   const connections = 50;
   const next = soakMix(lookups, headers);
   const expected = new Map<string, number>();
@@ -646,6 +666,7 @@ async function soak(app: BenchApp, lookups: Record<string, { path: string; body:
   console.log(`
 ${answered} lookups, ${errors} answers other than their kind's; RSS at the end ${memory.rssMiB.toFixed(0)} MiB, peak ${memory.peakMiB.toFixed(0)} MiB`);
   console.log(`  ${await memoryBreakdown(app.pid, app.baseUrl)}`);
+  if (heapDirectory) await printHeap(app.pid, heapDirectory);
   const lastFive = minutes.slice(-5);
   const signed = (value: number, digits: number) => `${value >= 0 ? '+' : ''}${value.toFixed(digits)}`;
   if (lastFive.length >= 2) {
