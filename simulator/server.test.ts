@@ -125,6 +125,14 @@ describe('simulator latency and faults', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(115);
   });
 
+  it('counts the lookups it has not answered yet', async () => {
+    expect(simulator.lookupsInFlight()).toBe(0);
+    const pending = Promise.all([1, 2].map(() => catalog('identidad', { nit_consulta: sample.individual.nit }, { [LATENCY_HEADER]: '2000' })));
+    await expect.poll(() => simulator.lookupsInFlight(), { timeout: 1_500 }).toBe(2);
+    expect((await pending).map((response) => response.status)).toEqual([200, 200]);
+    await expect.poll(() => simulator.lookupsInFlight()).toBe(0);
+  });
+
   it('drops the connection without an answer', async () => {
     await expect(catalog('identidad', { nit_consulta: FAULT_IDENTIFIERS.connection_dropped.nit })).rejects.toThrow();
   });

@@ -81,6 +81,11 @@ export interface RunningSimulator {
   oidc: OidcSimControl;
   /** The time-stamping authority: its certificate, the tokens it issued and its faults. */
   tsa: TsaSimControl;
+  /**
+   * Registry and catalog lookups received and not answered yet (tests: a gateway instance that has
+   * one waiting here holds money for it, so a kill now leaves the sweeper a hold to void).
+   */
+  lookupsInFlight(): number;
   close(): Promise<void>;
 }
 
@@ -108,6 +113,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   const tsa = await createTsaSimulator({ ...options.tsa, log });
 
   const sockets = new Set<Socket>();
+  let lookupsInFlight = 0;
   const server = createServer((request, response) => {
     serve(request, response).catch((error: unknown) => {
       log(`internal error: ${(error as Error).stack ?? String(error)}`);
@@ -157,7 +163,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
 
     // Aborted when the client goes away (for instance its timeout fired): pending delays stop.
     const abort = new AbortController();
+    lookupsInFlight += 1;
     response.once('close', () => {
+      lookupsInFlight -= 1;
       if (!response.writableFinished) abort.abort();
     });
 
@@ -234,6 +242,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     recurrente,
     oidc,
     tsa,
+    lookupsInFlight: () => lookupsInFlight,
     setFaults(faults) {
       faultPlan = createFaultPlan({ runFaults: typeof faults === 'string' ? parseFaultSpec(faults) : faults, seed });
     },

@@ -144,12 +144,10 @@ describe('a bulk job on two instances', () => {
     // own holding money (its items wait on the slow source).
     await until(() => job(survivor, integration.headers, id), (body) => body.conteos.pendientes! <= unique / 2, 60_000, 'half the job run');
     const handle = await database();
-    await until(
-      async () => (await handle.rows<{ leased: number }>(sql`select count(*)::int as leased from bulk_job_items where lease_holder like ${`%:${killed.pid}:%`}`))[0]!.leased,
-      (leased) => leased > 0,
-      30_000,
-      'items leased by the instance to be killed',
-    );
+    // Its lookups waiting on its slow source: each holds money (the hold comes before the call), and
+    // 400 ms there leaves the kill time to land before they settle. Leased items alone were not
+    // enough: on a busy machine the kill could land between a batch's settlements and its next holds.
+    await until(async () => slowSimulator.lookupsInFlight(), (waiting) => waiting > 0, 30_000, 'lookups of the instance to be killed waiting on its source');
     process.kill(killed.pid, 'SIGKILL');
 
     const done = await until(() => job(survivor, integration.headers, id), (body) => body.estado === 'completado', 90_000, 'the job completed by the survivor');

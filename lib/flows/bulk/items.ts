@@ -117,6 +117,11 @@ function itemAnswer(outcome: CatalogOutcome): { status: BulkItemStatus; reason: 
  * still holds the item, and only once: the counters move only when the item's row was answered
  * here (a late claim, whose token is gone, changes neither). With `withReceipt`, the receipt the
  * same statement writes (lib/flows/bulk/item-receipt.ts), when it is written (its tariff covered).
+ *
+ * The integration's row is locked before the job's: PostgreSQL runs a statement's CTEs in an order
+ * of its own, and a receipt's tariff locks the integration early (constancia_fee) where a void's
+ * refund locks it last, after the job's counters. Two items of one job settling at once, one of
+ * each, then deadlocked; one order for every item's statement cannot.
  */
 export function itemSettlement(item: ClaimedItem, requestId: string, outcome: CatalogOutcome, withReceipt = false): SQL {
   const answer = itemAnswer(outcome);
@@ -130,8 +135,10 @@ export function itemSettlement(item: ClaimedItem, requestId: string, outcome: Ca
      where job_id = ${item.jobId}::integer and position = ${item.position}::integer
        and lease_token = ${item.leaseToken}::text and status = 'pendiente'
     returning job_id, status, reason, charged_centavos),
+  bulk_integration_locked as (
+    select 1 from integrations where id = ${item.integrationId}::integer for no key update),
   bulk_job_counted as (
-    ${countAnswer(sql`bulk_item`)})`;
+    ${countAnswer(sql`bulk_item`)} and exists (select 1 from bulk_integration_locked))`;
 }
 
 /** Moves the job's counters by the items `answered` returned (job_id, status, reason, charged_centavos). */
