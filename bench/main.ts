@@ -318,7 +318,12 @@ async function main(): Promise<void> {
   fs.writeFileSync(bareResponsesFile, JSON.stringify(bareResponses));
   const plainServer = await startPlainNodeServer(bareResponsesFile);
   cleanups.push(() => plainServer.stop());
-  const floor = await startFloorServer({ ...appEnv, RECORD_JOURNAL_DIR: path.join(path.dirname(bareResponsesFile), 'floor-record-journal') });
+  // Under --profile the floor is profiled too: what the gateway spends beyond it, by owner (issue 70, point 2).
+  const floorProfileDirectory = PROFILE ? fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-floor-profile-')) : undefined;
+  const floor = await startFloorServer(
+    { ...appEnv, RECORD_JOURNAL_DIR: path.join(path.dirname(bareResponsesFile), 'floor-record-journal') },
+    floorProfileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${floorProfileDirectory}`] : [],
+  );
   cleanups.push(() => floor.stop());
 
   // Measured warm, as production runs: each lookup and its bare route for --warmup seconds first.
@@ -353,6 +358,9 @@ async function main(): Promise<void> {
   // The same for the bare handler's runs: its profile is what Next costs a request with no gateway work.
   const bareWindows: TimeWindow[] = [];
   let bareCalls = 0;
+  // And the floor's runs.
+  const floorWindows: TimeWindow[] = [];
+  let floorCalls = 0;
   for (const [name, lookup] of Object.entries(lookups)) {
     for (const connections of CONNECTIONS) {
       const runs: Array<{
@@ -386,7 +394,10 @@ async function main(): Promise<void> {
         const plain = await runLoad(target([`${plainServer.baseUrl}/?lookup=${name}`], lookup.body), connections, SECONDS * 1000, 1000);
         const source = await runClosedLoop(lookup.source, connections, SECONDS * 1000, 1000);
         const floorCpuBefore = cpuTimeMs(floor.pid);
+        const floorStartedUs = monotonicMicroseconds();
         const floorRun = await runLoad(target([`${floor.baseUrl}${lookup.path}`], lookup.body), connections, SECONDS * 1000, 1000);
+        floorWindows.push({ fromUs: floorStartedUs, toUs: monotonicMicroseconds() });
+        floorCalls += floorRun.calls;
         const floorCpuMs = (cpuTimeMs(floor.pid) - floorCpuBefore) / floorRun.calls;
         runs.push({ gateway, bare, plain, source, floor: floorRun, statements, gatewayCpuMs, bareCpuMs, floorCpuMs });
         if (appLog && rep === REPS - 1) stageRows.push(stageRow(name, connections, gateway, readLookupLines(appLog, logOffset)));
@@ -492,6 +503,13 @@ async function main(): Promise<void> {
     const bareFunctions = selfTimeByFunction(profileDirectory, bareWindows);
     printCpuByOwner(selfTimeByOwner(gatewayFunctions), gatewayCalls, selfTimeByOwner(bareFunctions), bareCalls);
     printAddedFunctions(gatewayFunctions, gatewayCalls, bareFunctions, bareCalls);
+    if (floorProfileDirectory) {
+      await floor.stopped();
+      const floorFunctions = selfTimeByFunction(floorProfileDirectory, floorWindows);
+      console.log("\nbeyond the floor: the same profile against the floor's (µs of self time per lookup, by owner)");
+      printCpuByOwner(selfTimeByOwner(gatewayFunctions), gatewayCalls, selfTimeByOwner(floorFunctions), floorCalls, 'floor');
+      printAddedFunctions(gatewayFunctions, gatewayCalls, floorFunctions, floorCalls, 'floor');
+    }
   }
 
   if (BULK) {
@@ -503,9 +521,13 @@ async function main(): Promise<void> {
 }
 
 /** The functions that a lookup runs most beyond a bare request: gateway µs per lookup minus bare µs per request. */
-function printAddedFunctions(gateway: ReturnType<typeof selfTimeByFunction>, gatewayCalls: number, bare: ReturnType<typeof selfTimeByFunction>, bareCalls: number): void {
+function printAddedFunctions(gateway: ReturnType<typeof selfTimeByFunction>, gatewayCalls: number, bare: ReturnType<typeof selfTimeByFunction>, bareCalls: number, baseline = 'bare'): void {
   const added = [...gateway].map(([key, entry]) => ({ ...entry, addedUs: (entry.selfMs * 1000) / gatewayCalls - ((bare.get(key)?.selfMs ?? 0) * 1000) / bareCalls }));
-  console.log('\nfunctions a lookup adds most to a bare request (µs of self time per request, gateway minus bare):');
+  console.log(
+    baseline === 'bare'
+      ? '\nfunctions a lookup adds most to a bare request (µs of self time per request, gateway minus bare):'
+      : `\nfunctions the gateway runs most beyond the ${baseline} (µs of self time per lookup, gateway minus ${baseline}):`,
+  );
   for (const entry of added.sort((a, b) => b.addedUs - a.addedUs).slice(0, 30)) {
     console.log(`${entry.addedUs.toFixed(0).padStart(6)}  ${entry.name}  ${entry.location}  (${entry.owner})`);
   }
@@ -516,11 +538,11 @@ function printAddedFunctions(gateway: ReturnType<typeof selfTimeByFunction>, gat
  * Next (and Node under it) costs a request that does no gateway work, and the difference is what
  * the lookup adds, including what the lookup's own code makes Next and Node do.
  */
-function printCpuByOwner(gateway: Map<string, number>, gatewayCalls: number, bare: Map<string, number>, bareCalls: number): void {
+function printCpuByOwner(gateway: Map<string, number>, gatewayCalls: number, bare: Map<string, number>, bareCalls: number, baseline = 'bare'): void {
   const owners = [...new Set([...gateway.keys(), ...bare.keys()])].sort((a, b) => (gateway.get(b) ?? 0) - (gateway.get(a) ?? 0));
   const perCall = (ms: number | undefined, calls: number) => ((ms ?? 0) * 1000) / calls;
   console.log('\nCPU by owner (profile, µs of self time per request; idle left out):');
-  console.log(`${'owner'.padEnd(56)} ${'gateway'.padStart(8)} ${'bare'.padStart(8)} ${'added'.padStart(8)}`);
+  console.log(`${'owner'.padEnd(56)} ${'gateway'.padStart(8)} ${baseline.padStart(8)} ${'added'.padStart(8)}`);
   let totals = [0, 0];
   for (const owner of owners) {
     const [g, b] = [perCall(gateway.get(owner), gatewayCalls), perCall(bare.get(owner), bareCalls)];
@@ -568,6 +590,8 @@ interface ChildServer {
   baseUrl: string;
   pid: number;
   stop: () => void;
+  /** SIGTERM, resolved once the process exited (a profiled one has written its profile). */
+  stopped: () => Promise<void>;
 }
 
 /** A bench server (`node ...args`) on a free port of 127.0.0.1, ready once it printed its first line. */
@@ -578,7 +602,16 @@ async function startChildServer(args: string[], env: Record<string, string>, nam
     child.stdout.once('data', () => resolve());
     child.once('exit', (code) => reject(new Error(`${name} exited with code ${code}`)));
   });
-  return { baseUrl: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => child.kill('SIGTERM') };
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    stop: () => child.kill('SIGTERM'),
+    stopped: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
 
 /** Issue 70's bound for two instances against one, where the source is slow (--source-latency-ms 200). */
@@ -592,8 +625,8 @@ const FLOOR_THROUGHPUT_BOUND = 0.8;
  * bench/floor-server.ts on a free port, with the instance's environment and node flags (as `npm
  * start` gives them), under tsx so that it imports the product's modules from their sources.
  */
-function startFloorServer(env: Record<string, string>): Promise<ChildServer> {
-  return startChildServer([...productionNodeFlags(), '--import', 'tsx', path.join(import.meta.dirname, 'floor-server.ts')], env, 'the floor server');
+function startFloorServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<ChildServer> {
+  return startChildServer([...productionNodeFlags(), ...nodeArgs, '--import', 'tsx', path.join(import.meta.dirname, 'floor-server.ts')], env, 'the floor server');
 }
 
 interface SoakRequest {
