@@ -24,7 +24,11 @@ const nextConfig = {
   // limit is checked by the action and answered in Spanish; this only lets it arrive.
   // authInterrupts: a portal page a role may not open answers 403 at its own address (forbidden()),
   // with the portal's navigation, instead of redirecting away.
-  experimental: { serverActions: { bodySizeLimit: '6mb' }, authInterrupts: true },
+  // preloadEntriesOnStart: false: an instance loads a page's or route's server code when it is first
+  // asked for, not every one of them at its start. Each route's chunks carry their own copy of the
+  // modules they share; loading all of them held some 35 MiB of code and its source text that the
+  // lookups never run (docs/performance.md, "What an instance's memory is made of").
+  experimental: { serverActions: { bodySizeLimit: '6mb' }, authInterrupts: true, preloadEntriesOnStart: false },
   // No headers() here: server.mjs gives every answer, Next's static files included, the baseline
   // security headers (lib/platform/http/baseline-headers.mjs); proxy.ts and the lookups add the rest.
 };
