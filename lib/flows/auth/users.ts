@@ -35,7 +35,7 @@ export const passwordSchema = z
   .refine((password) => !isCommonPassword(password), PASSWORD_RULE_MESSAGES.common);
 
 /** The owner's own words and zxcvbn's judgement, for a password a person chose (lib/flows/passwords/policy.ts). */
-function chosenPasswordProblem(password: string, owner: PasswordOwner): string | null {
+function chosenPasswordProblem(password: string, owner: PasswordOwner): Promise<string | null> {
   return newPasswordProblem(password, owner);
 }
 
@@ -69,7 +69,7 @@ export async function createConsoleUser(
     .object({ email: userEmailSchema, name: userNameSchema, role: userRoleSchema, password: passwordSchema.optional() })
     .safeParse(input);
   if (!parsed.success) return fail('invalid', parsed.error.issues[0]!.message);
-  const chosenProblem = parsed.data.password === undefined ? null : chosenPasswordProblem(parsed.data.password, parsed.data);
+  const chosenProblem = parsed.data.password === undefined ? null : await chosenPasswordProblem(parsed.data.password, parsed.data);
   if (chosenProblem) return fail('invalid', chosenProblem);
   const password = parsed.data.password ?? generatePassword();
   const database = await db();
@@ -240,7 +240,7 @@ export async function changeOwnPassword(
   if (!parsed.success) return fail('invalid', parsed.error.issues[0]!.message);
   if (parsed.data === currentPassword) return fail('invalid', 'La nueva contraseña debe ser distinta de la actual.');
   const owner = await findConsoleUser(actor.id);
-  const chosenProblem = chosenPasswordProblem(parsed.data, { email: actor.email, name: owner?.name });
+  const chosenProblem = await chosenPasswordProblem(parsed.data, { email: actor.email, name: owner?.name });
   if (chosenProblem) return fail('invalid', chosenProblem);
   // Nothing longer than a password can be is counted or hashed (as at sign-in).
   if (!currentPassword || currentPassword.length > MAX_PASSWORD_LENGTH) return fail('invalid', WRONG_CURRENT_PASSWORD);

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ZxcvbnFactory, type MatchExtended } from '@zxcvbn-ts/core';
-import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common';
+import type { MatchExtended, ZxcvbnFactory } from '@zxcvbn-ts/core';
 import { env } from '@/lib/platform/settings/env';
 import { issuerSettings } from '@/lib/core/issuer/settings';
 import { MIN_PASSWORD_LENGTH } from '@/lib/platform/security/passwords';
@@ -121,11 +120,16 @@ const DATES_DICTIONARY = 'fechas';
 
 let estimator: { factory: ZxcvbnFactory; year: number } | undefined;
 
-/** zxcvbn with the common dictionaries and the dates, rebuilt when the year changes (its recent years move). */
-function passwordEstimator(now = new Date()): ZxcvbnFactory {
+/**
+ * zxcvbn with the common dictionaries and the dates, rebuilt when the year changes (its recent years
+ * move). Loaded the first time a password is judged: its dictionaries hold some 3 MiB of heap that an
+ * instance answering lookups never uses (docs/performance.md, "What an instance's memory is made of").
+ */
+async function passwordEstimator(now = new Date()): Promise<ZxcvbnFactory> {
   if (estimator?.year !== now.getFullYear()) {
+    const [{ ZxcvbnFactory: Factory }, { adjacencyGraphs, dictionary }] = await Promise.all([import('@zxcvbn-ts/core'), import('@zxcvbn-ts/language-common')]);
     const dates = [...DATE_WORDS, ...recentYears(now)];
-    estimator = { factory: new ZxcvbnFactory({ dictionary: { ...dictionary, [DATES_DICTIONARY]: dates }, graphs: adjacencyGraphs }), year: now.getFullYear() };
+    estimator = { factory: new Factory({ dictionary: { ...dictionary, [DATES_DICTIONARY]: dates }, graphs: adjacencyGraphs }), year: now.getFullYear() };
   }
   return estimator.factory;
 }
@@ -264,7 +268,7 @@ function splitIntoWords(run: string): string[] | null {
  * common one, or guessable by zxcvbn (repetitions, sequences, keyboard runs, dates, common words,
  * and the owner's e-mail and name and the service's own words, given to it as the user's context).
  */
-export function newPasswordProblem(password: string, owner: PasswordOwner = {}): string | null {
+export async function newPasswordProblem(password: string, owner: PasswordOwner = {}): Promise<string | null> {
   if (password.length < MIN_PASSWORD_LENGTH) return PASSWORD_RULE_MESSAGES.tooShort;
   if (isCommonPassword(password)) return PASSWORD_RULE_MESSAGES.common;
   const lowered = password.toLowerCase();
@@ -276,7 +280,7 @@ export function newPasswordProblem(password: string, owner: PasswordOwner = {}):
   const builtOn = builtOnlyOn(password);
   if (builtOn) return guessablePasswordMessage(builtOn);
   if (carriesKnownIdentifier(password, owner)) return guessablePasswordMessage('identifier');
-  const result = passwordEstimator().check(password.slice(0, 100), words);
+  const result = (await passwordEstimator()).check(password.slice(0, 100), words);
   if (result.score >= MIN_SCORE) return null;
   return guessablePasswordMessage(reasonOf(result.sequence));
 }

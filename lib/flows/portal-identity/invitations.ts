@@ -321,7 +321,7 @@ export async function acceptInvitation(
 ): Promise<Result<{ sessionId: string; userId: number; role: PortalRole }, AcceptanceError>> {
   const link = await invitationForCode(code);
   if (link.state !== 'valid') return fail('link', unusableLinkMessage(link.state));
-  const problem = newPasswordProblem(input.clave, { email: link.email, name: input.nombre, identifiers: link.integrationIdentifiers });
+  const problem = await newPasswordProblem(input.clave, { email: link.email, name: input.nombre, identifiers: link.integrationIdentifiers });
   if (problem) return fail('invalid', problem);
   if ((await findPortalAccountByEmail(link.email)) !== undefined) return fail('email_taken', INVITATION_MESSAGES.emailTaken);
   const passwordHash = await hashPassword(input.clave, env().PASSWORD_HASH_COST);

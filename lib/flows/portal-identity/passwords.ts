@@ -37,7 +37,7 @@ export type PasswordError = 'invalid' | 'throttled' | 'link';
 /** A signed-in user's own change: every session ends, this one too (the user signs in with the new password). */
 export async function changePortalPassword(user: PortalUserSession, currentPassword: string, newPassword: string, clientIp: string): Promise<Result<null, PasswordError>> {
   if (newPassword === currentPassword) return fail('invalid', PASSWORD_MESSAGES.sameAsCurrent);
-  const problem = newPasswordProblem(newPassword, { email: user.email, name: user.name, identifiers: await integrationIdentifiers(user.integrationId) });
+  const problem = await newPasswordProblem(newPassword, { email: user.email, name: user.name, identifiers: await integrationIdentifiers(user.integrationId) });
   if (problem) return fail('invalid', problem);
   if (!currentPassword || currentPassword.length > MAX_PASSWORD_LENGTH) return fail('invalid', WRONG_CURRENT_PASSWORD);
 
@@ -166,7 +166,7 @@ export async function completePortalPasswordReset(code: unknown, newPassword: st
   if (link.state !== 'valid') return fail('link', link.state === 'expired' ? PASSWORD_MESSAGES.linkExpired : PASSWORD_MESSAGES.linkUnusable);
   const account = await findPortalAccountByEmail(link.email);
   if (!account) return fail('link', PASSWORD_MESSAGES.linkUnusable);
-  const problem = newPasswordProblem(newPassword, { email: account.email, name: account.name, identifiers: await integrationIdentifiers(account.integrationId) });
+  const problem = await newPasswordProblem(newPassword, { email: account.email, name: account.name, identifiers: await integrationIdentifiers(account.integrationId) });
   if (problem) return fail('invalid', problem);
   const passwordHash = await hashPassword(newPassword, env().PASSWORD_HASH_COST);
   return (await db()).transaction(async (tx) => {
