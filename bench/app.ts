@@ -14,9 +14,20 @@ const READY_TIMEOUT_MS = 120_000;
  * each commit with its own.
  */
 export function productionNodeFlags(checkout = ROOT): string[] {
-  const start = (JSON.parse(fs.readFileSync(path.join(checkout, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
-  const words = start.split(/\s+/);
+  const words = startScriptWords(checkout);
   return words.slice(words.indexOf('node') + 1, words.indexOf('server.mjs')).filter((word) => word.startsWith('--'));
+}
+
+/** The environment `npm start` sets before node (`env NAME=value ... node`): the allocator's settings. */
+export function productionStartEnv(checkout = ROOT): Record<string, string> {
+  const words = startScriptWords(checkout);
+  const assignments = words.slice(0, Math.max(0, words.indexOf('node'))).filter((word) => /^[A-Z_][A-Z0-9_]*=/.test(word));
+  return Object.fromEntries(assignments.map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]));
+}
+
+function startScriptWords(checkout: string): string[] {
+  const start = (JSON.parse(fs.readFileSync(path.join(checkout, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start ?? '';
+  return start.split(/\s+/);
 }
 
 export interface BenchApp {
@@ -40,7 +51,7 @@ export async function startBenchApp(env: Record<string, string>, nodeArgs: strin
     // The log (one JSON line per lookup) is kept only when asked for: its stage timings split the
     // gateway's time into Next's part and the handler's own (--stages).
     stdio: ['ignore', logFile ? fs.openSync(logFile, 'a') : 'ignore', 'inherit'],
-    env: { ...process.env, NEXTAUTH_URL: baseUrl, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, ...productionStartEnv(cwd), NEXTAUTH_URL: baseUrl, ...env, PORT: String(port), HOST: '127.0.0.1' },
   });
   const stop = () =>
     new Promise<void>((resolve) => {
