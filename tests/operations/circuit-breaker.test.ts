@@ -163,10 +163,12 @@ describe('the catalog source breaker', { timeout: PROCESS_TEST_TIMEOUT_MS }, () 
 describe('the person registry breaker', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('answers the registry failure (500) at once while open, without a record', async () => {
     const cui = gateway.sample.individual.cui;
-    // Signed in first: on a busy machine a sign-in can outlast the breaker's cooldown, and the page
-    // must be read while the breaker is still open.
+    // Signed in and the page opened once first: on a busy machine a sign-in, or a page's first visit
+    // (which loads its code), can outlast the breaker's cooldown, and the page must be read while
+    // the breaker is still open.
     const consoleClient = new ConsoleClient(gateway.app.baseUrl);
     expect(await consoleClient.signIn(support.email, support.password)).toBeNull();
+    expect((await consoleClient.request('/admin/fuentes')).status).toBe(200);
     gateway.simulator.setFaults('renap:server_error');
     for (let i = 0; i < FAILURES_TO_OPEN; i++) {
       expectUnspecifiedErrorBody(await gateway.call(ROUTES.renap, { as: acme, json: { cui } }), 500, 'error');
