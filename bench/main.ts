@@ -49,7 +49,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { heapGroups, heapReport, heapSnapshotFlags, takeHeapSnapshot } from './heap';
-import { benchAppEnv, cpuTimeMs, memoryBreakdown, productionNodeFlags, residentMemory, startBenchApp, type BenchApp } from './app';
+import { benchAppEnv, cpuTimeMs, memoryBreakdown, productionNodeFlags, productionStartEnv, residentMemory, startBenchApp, type BenchApp } from './app';
 import { bulkPhase, bulkSettings, instancesPhase, machineTicks, type BulkOptions } from './bulk';
 import { compare } from './compare';
 import { runClosedLoop, runLoad, sendForAnswer, warmUp, type LoadResult, type LoadTarget } from './load';
@@ -626,7 +626,7 @@ const FLOOR_THROUGHPUT_BOUND = 0.8;
  * start` gives them), under tsx so that it imports the product's modules from their sources.
  */
 function startFloorServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<ChildServer> {
-  return startChildServer([...productionNodeFlags(), ...nodeArgs, '--import', 'tsx', path.join(import.meta.dirname, 'floor-server.ts')], env, 'the floor server');
+  return startChildServer([...productionNodeFlags(), ...nodeArgs, '--import', 'tsx', path.join(import.meta.dirname, 'floor-server.ts')], { ...productionStartEnv(), ...env }, 'the floor server');
 }
 
 interface SoakRequest {
