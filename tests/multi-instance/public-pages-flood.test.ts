@@ -54,20 +54,34 @@ const FLOODED_PAGES = ['/docs', '/estado', '/admin/login', '/portal/ingresar', '
 describe('a flood of the public pages and the sign-in pages', { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it('leaves a lookup beside it within twice its median time alone, on /docs, /estado, /admin/login, /portal/ingresar, /portal/ingresar/empresa and /verificar', async () => {
     await medianLookupMs(app, integration); // warm-up: the app's first answers compile and connect
+    // Each page once before its crowd: an instance loads a page's code on its first visit (1.4 s
+    // for /docs), once, which is not what a crowd of readers costs the lookups beside it.
+    for (const [index, path] of FLOODED_PAGES.entries()) {
+      const page = await fetch(`${app.baseUrl}${path}`, { headers: { 'x-forwarded-for': `2001:db9:${RUN}::${index + 1}` } });
+      await page.arrayBuffer();
+      expect(page.status, path).toBe(200);
+    }
     const idleBefore = await medianLookupMs(app, integration);
     const results: Record<string, { median: number; statuses: Record<number, number> }> = {};
     for (const [index, path] of FLOODED_PAGES.entries()) {
       // Addresses of this page's crowd only: each address's per-IP allowance is its own.
       const running = crowd({ urls: [`${app.baseUrl}${path}`], connections: FLOOD_CONNECTIONS, addresses: { perConnection: `2001:${(0xdb0 + index).toString(16)}:${RUN}:` } });
-      await new Promise((resolve) => setTimeout(resolve, CROWD_SETTLE_MS));
-      const median = await medianLookupMs(app, integration);
-      results[path] = { median, statuses: (await running.stop()).statuses };
+      let median = Number.NaN;
+      try {
+        await new Promise((resolve) => setTimeout(resolve, CROWD_SETTLE_MS));
+        // The lower of two medians, as the crowds test below keeps: the other processes on these
+        // two cores only ever add time, and a crowd that starves the lookups fails both.
+        median = Math.min(await medianLookupMs(app, integration), await medianLookupMs(app, integration));
+      } finally {
+        results[path] = { median, statuses: (await running.stop()).statuses };
+      }
     }
     const idle = aloneAround(idleBefore, await medianLookupMs(app, integration));
-    console.log(`[public pages] lookup p50 idle ${idle.toFixed(1)} ms; ${Object.entries(results).map(([path, result]) => `${path}: ${result.median.toFixed(1)} ms (${JSON.stringify(result.statuses)})`).join('; ')}`);
+    const printed = `lookup p50 idle ${idle.toFixed(1)} ms; ${Object.entries(results).map(([path, result]) => `${path}: ${result.median.toFixed(1)} ms (${JSON.stringify(result.statuses)})`).join('; ')}`;
+    console.log(`[public pages] ${printed}`);
     for (const [path, result] of Object.entries(results)) {
-      expect(result.statuses[200], path).toBeGreaterThan(FLOOD_CONNECTIONS);
-      expect(result.median, path).toBeLessThanOrEqual(2 * idle);
+      expect(result.statuses[200], `${path}; ${printed}`).toBeGreaterThan(FLOOD_CONNECTIONS);
+      expect(result.median, `${path}; ${printed}`).toBeLessThanOrEqual(2 * idle);
     }
   });
 
