@@ -45,6 +45,8 @@ const IGNORED_ROOT_FILES = new Set([
   'drizzle.config.ts',
 ]);
 const IGNORED_FILE = /(\.test\.tsx?|\.spec\.tsx?|\.md|\.lock)$/;
+/** What `npm run build` runs after `next build` on its output: a change to it rebuilds too. */
+const AFTER_NEXT_BUILD = 'scripts/latin1-server-code.mjs';
 
 export interface BuildOptions {
   /** Relative to the repository; defaults to NEXT_DIST_DIR, else .next. */
@@ -104,7 +106,7 @@ function isBuildCurrent(distDir: string, stampFile: string, hash: string): boole
 /** SHA-256 over the path and content of every build input, plus NEXT_PUBLIC_* variables. */
 export function hashBuildInputs(root = ROOT): string {
   const hash = createHash('sha256');
-  for (const file of listBuildInputs(root)) {
+  for (const file of [...listBuildInputs(root), AFTER_NEXT_BUILD]) {
     hash.update(`${file}\0`);
     hash.update(fs.readFileSync(path.join(root, file)));
     hash.update('\0');
@@ -135,12 +137,18 @@ export function listBuildInputs(root = ROOT): string[] {
   return files.sort();
 }
 
-function runNextBuild(distDir: string, label: string): Promise<void> {
+/** What `npm run build` does: `next build`, then its server chunks rewritten in Latin-1. */
+async function runNextBuild(distDir: string, label: string): Promise<void> {
   console.log(`${label} next build: sources changed since the last build, building into ${distDir}…`);
   // Vitest and Playwright set NODE_ENV; `next build` must choose its own.
   const env: Record<string, string | undefined> = { ...process.env, NEXT_DIST_DIR: distDir, NEXT_TELEMETRY_DISABLED: '1' };
   delete env.NODE_ENV;
-  const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'build'], { cwd: ROOT, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  await runStep('next build', ['node_modules/next/dist/bin/next', 'build'], env);
+  await runStep(AFTER_NEXT_BUILD, [AFTER_NEXT_BUILD, distDir], env);
+}
+
+function runStep(name: string, args: string[], env: Record<string, string | undefined>): Promise<void> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -148,7 +156,7 @@ function runNextBuild(distDir: string, label: string): Promise<void> {
     child.on('error', reject);
     child.on('exit', (code, signal) => {
       if (code === 0) resolve();
-      else reject(new Error(`next build failed (${signal ?? `exit ${code}`}):\n${output.slice(-8_000)}`));
+      else reject(new Error(`${name} failed (${signal ?? `exit ${code}`}):\n${output.slice(-8_000)}`));
     });
   });
 }
