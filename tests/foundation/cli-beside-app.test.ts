@@ -40,7 +40,10 @@ describe('the CLI beside the running app', { timeout: PROCESS_TEST_TIMEOUT_MS },
 
   beforeAll(async () => {
     testDb = await useTestDatabase();
-    gateway = await startGateway(testDb, embedded ? {} : { env: { DATABASE_URL: testDb.env.DATABASE_URL, PGLITE_DIR: unusedEmbeddedDirectory } });
+    // The contract's source ceiling (30 s), not the tests' short one: no test here waits on a slow
+    // source, and on a busy CI machine a lookup queued behind the CLI's work outlasted 1.5 s.
+    const contractCeiling = { SOURCE_TIMEOUT_MS: '30000' };
+    gateway = await startGateway(testDb, { env: embedded ? contractCeiling : { ...contractCeiling, DATABASE_URL: testDb.env.DATABASE_URL, PGLITE_DIR: unusedEmbeddedDirectory } });
   }, PROCESS_TEST_TIMEOUT_MS);
 
   afterAll(async () => {
@@ -94,7 +97,7 @@ describe('the CLI beside the running app', { timeout: PROCESS_TEST_TIMEOUT_MS },
     ]);
     const charged = answers.filter((answer) => answer.status === 200).length;
     // Each answer is either served and charged or refused for balance: nothing in between.
-    expect(answers.every((answer) => answer.status === 200 || answer.status === 402)).toBe(true);
+    expect(answers.filter((answer) => answer.status !== 200 && answer.status !== 402).map((answer) => `${answer.status}: ${answer.text.slice(0, 300)}`)).toEqual([]);
     expect(topUps).toHaveLength(3);
     const shown = (await cli('integrations:show', 'busy-beside')) as { balanceCentavos: number };
     expect(shown.balanceCentavos).toBe(500 + 3 * 200 - charged * 100);
