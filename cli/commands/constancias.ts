@@ -1,8 +1,9 @@
 // Constancias de consulta (docs/constancias.md): which integrations may ask for them, the log's
 // sequencer and check run by hand, and a new signing key for a rotation.
-import { sequenceLog } from '@/lib/core/constancias/log';
+import { logAudit, sequenceLog, type LogAudit } from '@/lib/core/constancias/log';
 import { setConstanciaRetention, setConstancias, setConstanciasLegalHold, setConstanciaTariff } from '@/lib/flows/integration-management/service';
 import { formatQuetzales } from '@/lib/platform/money';
+import { formatDateTime } from '@/lib/platform/time/guatemala-time';
 import { newConfiguredKey } from '@/lib/platform/transparency/signing';
 import { CliError } from '../errors';
 import { amount, integrationByArg } from './arguments';
@@ -39,8 +40,10 @@ export const constanciaCommands: Commands = {
     async run() {
       const run = await sequenceLog();
       if (run.kind === 'tampered') throw new CliError(`el registro no coincide con lo firmado: ${run.detail}. No se firmó una cabeza nueva.`);
-      if (run.kind === 'unchanged') return { data: run, text: `El registro sigue con ${run.treeSize} hojas; no hay constancias nuevas.` };
-      return { data: run, text: `Cabeza firmada: ${run.head.treeSize} hojas (${run.appended} nuevas, ${run.holes} huecos).` };
+      const audit = await logAudit();
+      const data = { ...run, audit };
+      if (run.kind === 'unchanged') return { data, text: `El registro sigue con ${run.treeSize} hojas; no hay constancias nuevas.\n${auditText(audit)}` };
+      return { data, text: `Cabeza firmada: ${run.head.treeSize} hojas (${run.appended} nuevas, ${run.holes} huecos).\n${auditText(audit)}` };
     },
   },
   'constancias:nueva-clave': {
@@ -56,6 +59,14 @@ export const constanciaCommands: Commands = {
     },
   },
 };
+
+/** Where the check of the stored leaves stands: it checks a window of them each run. */
+function auditText(audit: LogAudit): string {
+  const pass = audit.passCompletedAt
+    ? `la última revisión completa terminó el ${formatDateTime(audit.passCompletedAt)} (hora de Guatemala), sobre ${audit.passTreeSize} hojas`
+    : 'aún no termina una revisión completa';
+  return `Revisión de las hojas guardadas: la próxima empieza en la hoja ${audit.nextLeaf}; ${pass}.`;
+}
 
 function yesOrNo(text: string, what: string): boolean {
   const answer = text.trim().toLowerCase();

@@ -75,3 +75,21 @@ export const constanciaSigningKeys = pgTable('constancia_signing_keys', {
   publicJwk: jsonb('public_jwk').notNull(),
   firstUsedAt: timestamp('first_used_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
+
+/**
+ * Where the sequencer's audit of the stored leaves goes on: each run checks the next window of the
+ * log against its last head, so a full pass over a log of any size takes a bounded time per run
+ * (lib/core/constancias/log.ts). One row.
+ */
+export const constanciaLogAudit = pgTable(
+  'constancia_log_audit',
+  {
+    id: smallint('id').primaryKey().default(1),
+    // The first leaf of the window the next run checks.
+    nextLeaf: bigint('next_leaf', { mode: 'number' }).notNull().default(0),
+    // When the last pass over the whole log (as its head then stood) ended, and that head's size.
+    passCompletedAt: timestamp('pass_completed_at', { withTimezone: true, mode: 'date' }),
+    passTreeSize: bigint('pass_tree_size', { mode: 'number' }),
+  },
+  (table) => [check('constancia_log_audit_one_row', sql`${table.id} = 1`)],
+);

@@ -115,6 +115,14 @@ describe('operator CLI: integrations', { timeout: PROCESS_TEST_TIMEOUT_MS }, () 
     expect(audit[3]).toMatchObject({ before: { constanciaTariffCentavos: 50 }, after: { constanciaTariffCentavos: 100 } });
   });
 
+  it('runs the constancias log\'s sequencer by hand and says where the check of its stored leaves stands', async () => {
+    const run = await cli('constancias:registro');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('Revisión de las hojas guardadas: la próxima empieza en la hoja 0;');
+    const data = await cliJson<{ kind: string; audit: { nextLeaf: number } }>('constancias:registro');
+    expect(data).toMatchObject({ audit: { nextLeaf: 0 } });
+  });
+
   it('tops up with a note that lands in the ledger, and requires the note', async () => {
     const created = await createIntegration();
     const topped = await cliJson<{ balanceCentavos: number }>('integrations:top-up', created.nombre, '25.00', '--note', 'Transferencia 8841');

@@ -22,7 +22,7 @@ import { leafHash, verifyConsistency, verifyInclusion } from '@/lib/platform/tra
 import { setProcessSlot } from '@/lib/platform/runtime/process-state';
 import { prepareConstancia, type AnsweredLookup, type IssuedConstancia } from './issue';
 import { indexBlock, publishedConstanciaKeys } from './keys';
-import { consistencyProofOf, HOLE_AFTER_MS, inclusionProofOf, latestHead, sequenceLog } from './log';
+import { consistencyProofOf, HOLE_AFTER_MS, inclusionProofOf, latestHead, logAudit, sequenceLog } from './log';
 import { constanciaOfIntegration, verifyConstancia } from './read';
 import { timestampLatestHead } from './timestamp';
 import { purgeExpiredConstancias } from './retention';
@@ -188,6 +188,42 @@ describe('the log', () => {
     // Put back, the log is as signed and goes on.
     await handle.rows(sql`update constancia_log_leaves set leaf_hash = ${victim!.leaf_hash} where leaf_index = 1`);
     expect((await signHead()).kind).toBe('signed');
+  });
+
+  it('checks a long log a window a run, and catches a leaf rewritten behind the window within one pass', async () => {
+    const handle = await database();
+    for (let index = 0; index < 5; index++) await issueConstancia(answered('rtu', `req_constancia_window_${index}`));
+    expect((await signHead()).kind).toBe('signed');
+    const size = (await latestHead())!.treeSize;
+    expect(size).toBeGreaterThanOrEqual(8);
+    // Three leaves a run: each run checks the window after the last run's, and a pass ends at the head.
+    const window = 3;
+    const runs = Math.ceil(size / window);
+    const signWindowed = () => sequenceLog(new Date(Date.now() + HOLE_AFTER_MS + 1_000), { auditLeavesPerRun: window });
+    let passEnded = false;
+    for (let run = 0; run < runs + 1 && !passEnded; run++) {
+      expect((await signWindowed()).kind).not.toBe('tampered');
+      const audit = await logAudit();
+      passEnded = audit.nextLeaf === 0 && audit.passTreeSize === size;
+    }
+    expect(passEnded).toBe(true);
+    // The last leaf of the log's first 8 is rewritten (one the root's stored subtrees still hide): the
+    // runs go on signing (receipts keep coming) until the window comes to it, and that run signs nothing.
+    const victimIndex = 7;
+    const [victim] = await handle.rows<{ leaf_hash: string }>(sql`select leaf_hash from constancia_log_leaves where leaf_index = ${victimIndex}`);
+    await handle.rows(sql`update constancia_log_leaves set leaf_hash = ${'00'.repeat(32)} where leaf_index = ${victimIndex}`);
+    const kinds: string[] = [];
+    for (let run = 0; run < runs + 1 && !kinds.includes('tampered'); run++) {
+      await issueConstancia(answered('rtu', `req_constancia_window_after_${run}`));
+      const result = await signWindowed();
+      kinds.push(result.kind);
+      if (result.kind === 'tampered') expect(result.detail).toMatch(/^the leaves \d+ to \d+ no longer hash to the head of size \d+$/);
+    }
+    expect(kinds.at(-1)).toBe('tampered');
+    expect(kinds.slice(0, -1)).toEqual(kinds.slice(0, -1).map(() => 'signed'));
+    expect(kinds.length).toBeGreaterThan(1);
+    await handle.rows(sql`update constancia_log_leaves set leaf_hash = ${victim!.leaf_hash} where leaf_index = ${victimIndex}`);
+    expect((await signWindowed()).kind).toBe('signed');
   });
 });
 

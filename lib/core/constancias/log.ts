@@ -2,7 +2,9 @@ import { sql } from 'drizzle-orm';
 import { database, type DatabaseHandle } from '@/db/client';
 import { open } from '@/lib/core/sealing/envelope';
 import {
+  alignedSubtrees,
   consistencyProof,
+  hashUpToFoldedSubtree,
   inclusionProof,
   leafHash,
   nodeKeyString,
@@ -19,8 +21,9 @@ import { receiptFromStored } from './stored-receipt';
 
 // The constancias' append-only log (RFC 9162 hashing): receipts take their indexes as they are
 // issued; the sequencer (one instance at a time, a periodic job) appends the leaves written since
-// the last head to the stored tree, fills the holes an instance left behind, checks the whole log
-// still hashes to every head it signed, and signs a new head.
+// the last head to the stored tree, fills the holes an instance left behind, checks the stored log
+// still hashes to the last head it signed (its subtrees every run, its leaves a window a run), and
+// signs a new head.
 
 /** How long an index may stay unwritten before the sequencer declares it a hole. */
 export const HOLE_AFTER_MS = 30_000;
@@ -28,8 +31,14 @@ export const HOLE_AFTER_MS = 30_000;
 const LEAVES_PER_RUN = 50_000;
 /** The leaves (with their receipts) one page of the sequencer reads. */
 const SEQUENCE_PAGE = 1_000;
-/** The leaves the audit reads at once while it recomputes the log's root. */
+/** The leaves the audit reads at once. */
 const AUDIT_PAGE = 10_000;
+/**
+ * The stored leaves one run checks against the last head, the window after the last run's: a log of
+ * n leaves is checked whole every n / AUDIT_LEAVES_PER_RUN runs, at a cost per run that does not
+ * grow with the log (reading every leaf each run took seconds a run at a few million receipts).
+ */
+export const AUDIT_LEAVES_PER_RUN = 65_536;
 
 export interface SignedHead {
   treeSize: number;
@@ -133,13 +142,13 @@ export async function leafIndexOfHash(hash: string): Promise<number | null> {
  * One run of the sequencer: fills holes, appends the leaves written since the last head, checks the
  * log against its last head and the new leaves against their receipts, and signs the new head.
  */
-export async function sequenceLog(now: Date = new Date()): Promise<SequencerRun> {
+export async function sequenceLog(now: Date = new Date(), options: { auditLeavesPerRun?: number } = {}): Promise<SequencerRun> {
   const handle = await database();
   const previous = await latestHead();
   const size = previous?.treeSize ?? 0;
   const holes = await fillHoles(handle, size, now);
 
-  const audit = await auditStoredLog(handle, previous);
+  const audit = await auditStoredLog(handle, previous, options.auditLeavesPerRun ?? AUDIT_LEAVES_PER_RUN, now);
   if (audit) return { kind: 'tampered', treeSize: size, detail: audit };
 
   const appended: Uint8Array[] = [];
@@ -228,27 +237,71 @@ async function fillHoles(handle: DatabaseHandle, size: number, now: Date): Promi
   return rows.length;
 }
 
+export interface LogAudit {
+  /** The first leaf the next run checks. */
+  nextLeaf: number;
+  /** When the last check of the whole log ended, and the size of the head it was checked against. */
+  passCompletedAt: Date | null;
+  passTreeSize: number | null;
+}
+
+/** Where the audit of the stored leaves stands. */
+export async function logAudit(): Promise<LogAudit> {
+  const handle = await database();
+  const [row] = await handle.rows<{ next_leaf: string | number; pass_completed_at: Date | string | null; pass_tree_size: string | number | null }>(
+    sql`select next_leaf, pass_completed_at, pass_tree_size from constancia_log_audit where id = 1`,
+  );
+  return {
+    nextLeaf: Number(row?.next_leaf ?? 0),
+    passCompletedAt: row?.pass_completed_at ? new Date(row.pass_completed_at) : null,
+    passTreeSize: row?.pass_tree_size === null || row?.pass_tree_size === undefined ? null : Number(row.pass_tree_size),
+  };
+}
+
 /**
- * Recomputes the root of the last head from the stored leaves, streamed (a leaf rewritten since is
- * caught here), and checks the stored subtrees agree. Null when the log is as signed.
+ * Checks the stored log against the last head: the stored subtrees must hash to its root, every
+ * run; and one window of its leaves, after the last run's, must hash to those subtrees (each perfect
+ * subtree of the window recomputed from its leaves, then hashed up with its stored siblings to the
+ * subtree the root is folded from). A leaf rewritten anywhere is caught within one pass. Null when
+ * the log is as signed; the window then moves on.
  */
-async function auditStoredLog(handle: DatabaseHandle, head: SignedHead | null): Promise<string | null> {
+async function auditStoredLog(handle: DatabaseHandle, head: SignedHead | null, leavesPerRun: number, now: Date): Promise<string | null> {
   if (!head) return null;
-  const builder = new RootBuilder();
-  while (builder.size < head.treeSize) {
-    const rows = await handle.rows<{ leaf_index: string | number; leaf_hash: string }>(sql`
-      select leaf_index, leaf_hash from constancia_log_leaves
-       where leaf_index >= ${builder.size} and leaf_index < ${head.treeSize}
-       order by leaf_index limit ${AUDIT_PAGE}`);
-    if (rows.length === 0 || Number(rows[0]!.leaf_index) !== builder.size) return `leaf ${builder.size} is missing`;
-    for (const row of rows) {
-      if (Number(row.leaf_index) !== builder.size) return `leaf ${builder.size} is missing`;
-      builder.push(bytes(row.leaf_hash));
-    }
-  }
-  if (hex(builder.root()) !== head.rootHash) return `the leaves no longer hash to the head of size ${head.treeSize}`;
   const stored = await withStoredNodes((read) => rootAt(head.treeSize, read), storedNodes(handle));
   if (hex(stored) !== head.rootHash) return `the stored subtrees no longer hash to the head of size ${head.treeSize}`;
+
+  const { nextLeaf } = await logAudit();
+  const start = nextLeaf < head.treeSize ? nextLeaf : 0;
+  const end = Math.min(start + leavesPerRun, head.treeSize);
+  let index = start;
+  for (const subtree of alignedSubtrees(start, end)) {
+    const builder = new RootBuilder();
+    while (index < subtree.to) {
+      const rows = await handle.rows<{ leaf_index: string | number; leaf_hash: string }>(sql`
+        select leaf_index, leaf_hash from constancia_log_leaves
+         where leaf_index >= ${index} and leaf_index < ${subtree.to}
+         order by leaf_index limit ${AUDIT_PAGE}`);
+      if (rows.length === 0) return `leaf ${index} is missing`;
+      for (const row of rows) {
+        if (Number(row.leaf_index) !== index) return `leaf ${index} is missing`;
+        builder.push(bytes(row.leaf_hash));
+        index += 1;
+      }
+    }
+    const recomputed = { level: subtree.level, position: subtree.position, hash: builder.root() };
+    const agrees = await withStoredNodes((read) => {
+      const folded = hashUpToFoldedSubtree(recomputed, head.treeSize, read);
+      return hex(folded.hash) === hex(read(folded.level, folded.position));
+    }, storedNodes(handle));
+    if (!agrees) return `the leaves ${subtree.from} to ${subtree.to - 1} no longer hash to the head of size ${head.treeSize}`;
+  }
+  const passEnded = end === head.treeSize;
+  await handle.rows(sql`
+    insert into constancia_log_audit (id, next_leaf, pass_completed_at, pass_tree_size)
+    values (1, ${passEnded ? 0 : end}, ${passEnded ? now.toISOString() : null}::timestamptz, ${passEnded ? head.treeSize : null}::bigint)
+    on conflict (id) do update set next_leaf = excluded.next_leaf,
+      pass_completed_at = coalesce(excluded.pass_completed_at, constancia_log_audit.pass_completed_at),
+      pass_tree_size = coalesce(excluded.pass_tree_size, constancia_log_audit.pass_tree_size)`);
   return null;
 }
 

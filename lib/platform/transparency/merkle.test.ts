@@ -4,7 +4,9 @@ import { describe, expect, it, vi } from 'vitest';
 import {
   EMPTY_ROOT,
   RootBuilder,
+  alignedSubtrees,
   consistencyProof,
+  hashUpToFoldedSubtree,
   inclusionProof,
   interiorHash,
   leafHash,
@@ -252,6 +254,46 @@ describe('stored perfect subtrees', () => {
     expect(() => rootAt(3, () => {
       throw new Error('unknown');
     })).toThrow('unknown');
+  });
+});
+
+describe('a window of leaves checked against the root (the sequencer\'s audit)', () => {
+  it('covers any window with perfect subtrees, each the MTH of its leaves', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: N }), fc.integer({ min: 0, max: N }), (a, b) => {
+        const [start, end] = a <= b ? [a, b] : [b, a];
+        const subtrees = alignedSubtrees(start, end);
+        // Contiguous, from the window's first leaf to its last.
+        expect(subtrees.reduce((at, subtree) => (subtree.from === at ? subtree.to : Number.NaN), start)).toBe(end);
+        for (const subtree of subtrees) {
+          expect(subtree.to - subtree.from).toBe(2 ** subtree.level);
+          expect(subtree.from % 2 ** subtree.level).toBe(0);
+          expect(hex(STORE.read(subtree.level, subtree.position))).toBe(hex(naiveRoot(ENTRIES.slice(subtree.from, subtree.to))));
+        }
+      }),
+      { numRuns: 200 },
+    );
+    // A window of 2^16 leaves from a multiple of it is one subtree.
+    expect(alignedSubtrees(65_536 * 3, 65_536 * 4)).toEqual([{ level: 16, position: 3, from: 196_608, to: 262_144 }]);
+  });
+
+  it('hashes a subtree up to the one the root folds, and tells a changed leaf from the stored one', () => {
+    for (const size of [1, 2, 3, 5, 8, 13, 64, 100, 257, 300]) {
+      for (const subtree of alignedSubtrees(0, size)) {
+        for (let level = subtree.level; level >= 0; level--) {
+          // Every perfect subtree inside it, hashed up, reaches the stored folded subtree.
+          const width = 2 ** (subtree.level - level);
+          for (let offset = 0; offset < width; offset++) {
+            const position = subtree.position * width + offset;
+            const folded = hashUpToFoldedSubtree({ level, position, hash: STORE.read(level, position) }, size, STORE.read);
+            expect(folded).toMatchObject({ level: subtree.level, position: subtree.position });
+            expect(hex(folded.hash)).toBe(hex(STORE.read(subtree.level, subtree.position)));
+            const changed = hashUpToFoldedSubtree({ level, position, hash: leafHash(new TextEncoder().encode('rewritten')) }, size, STORE.read);
+            expect(hex(changed.hash)).not.toBe(hex(folded.hash));
+          }
+        }
+      }
+    }
   });
 });
 

@@ -370,3 +370,37 @@ export class RootBuilder {
     return root ?? EMPTY_ROOT;
   }
 }
+
+/**
+ * The perfect subtrees that cover leaves [start, end), left to right, each as large as its start's
+ * alignment and the range allow: what an audit of part of a log recomputes from its leaves.
+ */
+export function alignedSubtrees(start: number, end: number): Array<NodeKey & { from: number; to: number }> {
+  requireSize('start', start);
+  requireSize('end', end);
+  const subtrees: Array<NodeKey & { from: number; to: number }> = [];
+  for (let from = start; from < end; ) {
+    let level = 0;
+    while (from % 2 ** (level + 1) === 0 && from + 2 ** (level + 1) <= end) level += 1;
+    subtrees.push({ level, position: from / 2 ** level, from, to: from + 2 ** level });
+    from += 2 ** level;
+  }
+  return subtrees;
+}
+
+/**
+ * Hashes a perfect subtree of the tree of `size` leaves up to the largest perfect subtree holding it
+ * (one of those `rootAt` folds), with its siblings read through `read`. Checked against that stored
+ * subtree, a subtree recomputed from its leaves is proved part of the root.
+ */
+export function hashUpToFoldedSubtree(node: NodeKey & { hash: Uint8Array }, size: number, read: NodeReader): NodeKey & { hash: Uint8Array } {
+  requireSize('size', size);
+  let { level, position, hash } = node;
+  // The parent is a perfect subtree of this tree while its leaves all are in it.
+  while ((shiftRight(position) + 1) * 2 ** (level + 1) <= size) {
+    hash = isOdd(position) ? interiorHash(read(level, position - 1), hash) : interiorHash(hash, read(level, position + 1));
+    position = shiftRight(position);
+    level += 1;
+  }
+  return { level, position, hash };
+}
