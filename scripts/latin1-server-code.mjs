@@ -11,10 +11,9 @@
 // expression's `source` then spells the escape (it matches the same). Source maps are not
 // rewritten: a column after an escape on the same line is off by the escape's length.
 //
-//   node scripts/latin1-server-code.mjs [distDir]     (npm run build runs it on .next)
+//   run by scripts/after-next-build.mjs, which npm run build runs after next build
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import vm from 'node:vm';
 import { tokTypes as tt, tokenizer } from 'acorn';
 
@@ -142,13 +141,4 @@ export function latin1ServerCode(distDir) {
     savedBytes += source.length;
   }
   return { rewritten, savedBytes, leftTwoByte };
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const distDir = process.argv[2] ?? process.env.NEXT_DIST_DIR ?? '.next';
-  const { rewritten, savedBytes, leftTwoByte } = latin1ServerCode(distDir);
-  console.log(
-    `latin1-server-code: ${rewritten} server chunk(s) of ${distDir} now in Latin-1 (${(savedBytes / 1024 / 1024).toFixed(1)} MiB of source held in one byte a character, not two)` +
-      (leftTwoByte.length > 0 ? `; left as they were (a tagged template's text): ${leftTwoByte.join(', ')}` : ''),
-  );
 }

@@ -46,7 +46,8 @@ const IGNORED_ROOT_FILES = new Set([
 ]);
 const IGNORED_FILE = /(\.test\.tsx?|\.spec\.tsx?|\.md|\.lock)$/;
 /** What `npm run build` runs after `next build` on its output: a change to it rebuilds too. */
-const AFTER_NEXT_BUILD = 'scripts/latin1-server-code.mjs';
+const AFTER_NEXT_BUILD = 'scripts/after-next-build.mjs';
+const AFTER_NEXT_BUILD_MODULES = [AFTER_NEXT_BUILD, 'scripts/latin1-server-code.mjs', 'scripts/server-chunk-copies.mjs'];
 
 export interface BuildOptions {
   /** Relative to the repository; defaults to NEXT_DIST_DIR, else .next. */
@@ -106,7 +107,7 @@ function isBuildCurrent(distDir: string, stampFile: string, hash: string): boole
 /** SHA-256 over the path and content of every build input, plus NEXT_PUBLIC_* variables. */
 export function hashBuildInputs(root = ROOT): string {
   const hash = createHash('sha256');
-  for (const file of [...listBuildInputs(root), AFTER_NEXT_BUILD]) {
+  for (const file of [...listBuildInputs(root), ...AFTER_NEXT_BUILD_MODULES]) {
     hash.update(`${file}\0`);
     hash.update(fs.readFileSync(path.join(root, file)));
     hash.update('\0');
@@ -137,7 +138,7 @@ export function listBuildInputs(root = ROOT): string[] {
   return files.sort();
 }
 
-/** What `npm run build` does: `next build`, then its server chunks rewritten in Latin-1. */
+/** What `npm run build` does: `next build`, then scripts/after-next-build.mjs on its output. */
 async function runNextBuild(distDir: string, label: string): Promise<void> {
   console.log(`${label} next build: sources changed since the last build, building into ${distDir}…`);
   // Vitest and Playwright set NODE_ENV; `next build` must choose its own.
