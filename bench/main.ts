@@ -61,6 +61,8 @@ import { startThrowawayRedis } from '../scripts/throwaway-redis';
 import { median } from './stats';
 import { STATEMENT_COUNTING_SETTINGS, statementCounter, type StatementCount, type StatementCounter } from './statements';
 
+/** How long the instance idles after the runs before its memory is read again. */
+const IDLE_SETTLE_MS = 15_000;
 
 const { values } = parseArgs({
   // --no-bulk
@@ -466,6 +468,12 @@ async function main(): Promise<void> {
   }
   const memory = residentMemory(app.pid);
   const memoryParts = await memoryBreakdown(app.pid, app.baseUrl);
+  // Right after the load V8 still holds what the last runs allocated (a full young generation, old
+  // space not yet given back): the figure moved by tens of MiB with when the last collection ran.
+  // Once the load stops V8's memory reducer gives back what it can; an idle instance is read too.
+  await new Promise((resolve) => setTimeout(resolve, IDLE_SETTLE_MS));
+  const idleMemory = residentMemory(app.pid);
+  const idleMemoryParts = await memoryBreakdown(app.pid, app.baseUrl);
   console.log(`\n${REPS} repetition(s) per cell, median shown; times in ms.`);
   console.log(header);
   for (const row of rows) console.log(row);
@@ -474,6 +482,8 @@ async function main(): Promise<void> {
   console.log('app CPU = the instance\'s CPU time (user + system, /proc) per request, gateway and bare handler: the work behind the latency, barely disturbed by other load.');
   console.log(`instance RSS after the runs: ${memory.rssMiB.toFixed(0)} MiB (peak ${memory.peakMiB.toFixed(0)} MiB)`);
   console.log(`  ${memoryParts}`);
+  console.log(`instance RSS ${IDLE_SETTLE_MS / 1000} s later, idle: ${idleMemory.rssMiB.toFixed(0)} MiB`);
+  console.log(`  ${idleMemoryParts}`);
   if (heapDirectory) await printHeap(app.pid, heapDirectory);
   console.log('\nThe floor (bench/floor-server.ts): plain node:http running a lookup\'s own work with the same modules (token check, hold, source call, settlement and record), no Next and no middleware');
   console.log(`lookup     conns    floor req/s p50 p99   CPU ms gw floor  gw/floor  gw/floor req/s  bounds (CPU <= ${FLOOR_CPU_BOUND}x; req/s >= ${FLOOR_THROUGHPUT_BOUND * 100} % at 50)`);
