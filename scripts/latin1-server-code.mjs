@@ -96,6 +96,7 @@ export function latin1Source(source) {
     }
     previous = token.type;
   }
+  if (leftRaw) return null;
   for (const comment of comments) {
     const text = source.slice(comment.start, comment.end);
     if (ABOVE_LATIN1.test(text)) edits.push([comment.start, comment.end, text.replace(ABOVE_LATIN1_ALL, '?')]);
@@ -109,8 +110,8 @@ export function latin1Source(source) {
   }
   out += source.slice(at);
   // Between tokens: white space and line breaks only (U+2028 and U+2029 are line breaks to JavaScript).
-  out = out.replace(ABOVE_LATIN1_ALL, (character) => (leftRaw ? character : /[\u2028\u2029]/u.test(character) ? '\n' : /\s/u.test(character) ? ' ' : character));
-  return leftRaw || ABOVE_LATIN1.test(out) ? null : out;
+  out = out.replace(ABOVE_LATIN1_ALL, (character) => (/[\u2028\u2029]/u.test(character) ? '\n' : /\s/u.test(character) ? ' ' : character));
+  return ABOVE_LATIN1.test(out) ? null : out;
 }
 
 /** Rewrites the server chunks of a build in place; what it did, for the build's output. */

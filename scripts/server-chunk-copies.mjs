@@ -13,6 +13,11 @@ import path from 'node:path';
 
 const SOURCE_MAP_LINE = /\n\/\/# sourceMappingURL=[^\n]*\n?$/u;
 
+/** What makes two chunks copies of each other: their code, without the source map each names. */
+export function chunkKind(text) {
+  return createHash('sha256').update(text.replace(SOURCE_MAP_LINE, '')).digest('hex');
+}
+
 /** Links every server chunk that repeats another to that one; what it did, for the build's output. */
 export function shareServerChunkCopies(distDir) {
   const chunksDir = path.join(distDir, 'server', 'chunks');
@@ -26,7 +31,7 @@ export function shareServerChunkCopies(distDir) {
     .sort();
   for (const file of files) {
     const text = fs.readFileSync(file, 'utf8');
-    const kind = createHash('sha256').update(text.replace(SOURCE_MAP_LINE, '')).digest('hex');
+    const kind = chunkKind(text);
     const first = firstOfKind.get(kind);
     if (first === undefined) {
       firstOfKind.set(kind, file);

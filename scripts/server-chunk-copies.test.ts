@@ -1,13 +1,12 @@
 // A server chunk Turbopack wrote several times is kept once (scripts/server-chunk-copies.mjs): its
 // copies become links that Node loads as the one module it already has.
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ensureBuild } from './next-build';
-import { shareServerChunkCopies } from './server-chunk-copies.mjs';
+import { chunkKind, shareServerChunkCopies } from './server-chunk-copies.mjs';
 
 const require = createRequire(import.meta.url);
 const chunk = (body: string, name: string) => `module.exports=[1,(e)=>{${body}}];\n//# sourceMappingURL=${name}.map\n`;
@@ -49,7 +48,7 @@ describe('the build the tests run', { timeout: 600_000 }, () => {
       if (entry.isSymbolicLink()) links += 1;
       if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
       const file = path.join(entry.parentPath, entry.name);
-      const kind = createHash('sha256').update(fs.readFileSync(file, 'utf8').replace(/\n\/\/# sourceMappingURL=[^\n]*\n?$/u, '')).digest('hex');
+      const kind = chunkKind(fs.readFileSync(file, 'utf8'));
       expect(kinds.get(kind), file).toBeUndefined();
       kinds.set(kind, file);
     }
