@@ -153,5 +153,36 @@ export function cpuTimeMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
+/** A process's threads, by what runs on them, as Node names them. */
+export const THREAD_KINDS = ['main', 'V8 workers', 'libuv pool', 'other'] as const;
+export type ThreadCpu = Record<(typeof THREAD_KINDS)[number], number>;
+
+function threadKind(name: string): (typeof THREAD_KINDS)[number] {
+  if (name === 'MainThread' || name === 'node') return 'main';
+  if (name === 'V8Worker') return 'V8 workers';
+  if (name === 'libuv-worker') return 'libuv pool';
+  return 'other';
+}
+
+/**
+ * CPU time (ms) a process has used so far on each kind of thread: the main thread runs the
+ * JavaScript; V8's workers collect garbage beside it and compile; libuv's pool runs file writes,
+ * crypto and zlib handed to it. A thread that ended since is not counted (Node keeps these).
+ */
+export function cpuByThreadMs(pid: number): ThreadCpu {
+  const totals: ThreadCpu = { main: 0, 'V8 workers': 0, 'libuv pool': 0, other: 0 };
+  for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 1).trim().split(' ');
+      totals[threadKind(name)] += ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return totals;
+}
+
 /** USER_HZ: 100 on every Linux this runs on (getconf CLK_TCK). */
 const CLOCK_TICKS_PER_SECOND = 100;

@@ -49,7 +49,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { heapGroups, heapReport, heapSnapshotFlags, takeHeapSnapshot } from './heap';
-import { benchAppEnv, cpuTimeMs, memoryBreakdown, productionNodeFlags, productionStartEnv, residentMemory, startBenchApp, type BenchApp } from './app';
+import { benchAppEnv, cpuByThreadMs, cpuTimeMs, THREAD_KINDS, type ThreadCpu, memoryBreakdown, productionNodeFlags, productionStartEnv, residentMemory, startBenchApp, type BenchApp } from './app';
 import { bulkPhase, bulkSettings, instancesPhase, machineTicks, type BulkOptions } from './bulk';
 import { compare } from './compare';
 import { runClosedLoop, runLoad, sendForAnswer, warmUp, type LoadResult, type LoadTarget } from './load';
@@ -125,6 +125,11 @@ const BULK: BulkOptions | undefined = values.bulk
       twoInstances: values['bulk-instances'],
     }
   : undefined;
+
+/** CPU ms per call on each kind of thread between two readings. */
+function threadCpuPerCall(before: ThreadCpu, after: ThreadCpu, calls: number): ThreadCpu {
+  return Object.fromEntries(THREAD_KINDS.map((kind) => [kind, (after[kind] - before[kind]) / calls])) as ThreadCpu;
+}
 
 const cleanups: Array<() => Promise<void> | void> = [];
 
@@ -354,6 +359,7 @@ async function main(): Promise<void> {
   const stageRows: string[] = [];
   const nextRows: string[] = [];
   const floorRows: string[] = [];
+  const threadRows: string[] = [];
   // When the gateway ran (the profile counts only these spans) and how many lookups it answered then.
   const gatewayWindows: TimeWindow[] = [];
   let gatewayCalls = 0;
@@ -375,17 +381,21 @@ async function main(): Promise<void> {
         gatewayCpuMs: number;
         bareCpuMs: number;
         floorCpuMs: number;
+        gatewayThreads: ThreadCpu;
+        floorThreads: ThreadCpu;
       }> = [];
       for (let rep = 0; rep < REPS; rep++) {
         const counting = 'unavailable' in counter ? undefined : (counter as StatementCounter);
         await counting?.reset();
         const logOffset = appLog ? fs.statSync(appLog).size : 0;
         const gatewayCpuBefore = cpuTimeMs(app.pid);
+        const gatewayThreadsBefore = cpuByThreadMs(app.pid);
         const gatewayStartedUs = monotonicMicroseconds();
         const gateway = await runLoad(target([`${app.baseUrl}${lookup.path}`], lookup.body), connections, SECONDS * 1000, 1000);
         gatewayWindows.push({ fromUs: gatewayStartedUs, toUs: monotonicMicroseconds() });
         gatewayCalls += gateway.calls;
         const gatewayCpuMs = (cpuTimeMs(app.pid) - gatewayCpuBefore) / gateway.calls;
+        const gatewayThreads = threadCpuPerCall(gatewayThreadsBefore, cpuByThreadMs(app.pid), gateway.calls);
         const statements = await counting?.read();
         const bareCpuBefore = cpuTimeMs(app.pid);
         const bareStartedUs = monotonicMicroseconds();
@@ -396,12 +406,14 @@ async function main(): Promise<void> {
         const plain = await runLoad(target([`${plainServer.baseUrl}/?lookup=${name}`], lookup.body), connections, SECONDS * 1000, 1000);
         const source = await runClosedLoop(lookup.source, connections, SECONDS * 1000, 1000);
         const floorCpuBefore = cpuTimeMs(floor.pid);
+        const floorThreadsBefore = cpuByThreadMs(floor.pid);
         const floorStartedUs = monotonicMicroseconds();
         const floorRun = await runLoad(target([`${floor.baseUrl}${lookup.path}`], lookup.body), connections, SECONDS * 1000, 1000);
         floorWindows.push({ fromUs: floorStartedUs, toUs: monotonicMicroseconds() });
         floorCalls += floorRun.calls;
         const floorCpuMs = (cpuTimeMs(floor.pid) - floorCpuBefore) / floorRun.calls;
-        runs.push({ gateway, bare, plain, source, floor: floorRun, statements, gatewayCpuMs, bareCpuMs, floorCpuMs });
+        const floorThreads = threadCpuPerCall(floorThreadsBefore, cpuByThreadMs(floor.pid), floorRun.calls);
+        runs.push({ gateway, bare, plain, source, floor: floorRun, statements, gatewayCpuMs, bareCpuMs, floorCpuMs, gatewayThreads, floorThreads });
         if (appLog && rep === REPS - 1) stageRows.push(stageRow(name, connections, gateway, readLookupLines(appLog, logOffset)));
       }
       const m = (pick: (run: (typeof runs)[number]) => number) => median(runs.map(pick));
@@ -453,6 +465,13 @@ async function main(): Promise<void> {
           floorCells.errors ? `  (floor errors: ${floorCells.errors})` : '',
         ].join('  '),
       );
+      threadRows.push(
+        [
+          name.padEnd(9),
+          String(connections).padStart(5),
+          ...THREAD_KINDS.map((kind) => `${m((r) => r.gatewayThreads[kind]).toFixed(3).padStart(6)} ${m((r) => r.floorThreads[kind]).toFixed(3).padStart(6)}`.padStart(22)),
+        ].join('  '),
+      );
       const last = runs.at(-1)!;
       if (connections === CONNECTIONS[0] && last.statements) {
         const answered = last.gateway.calls;
@@ -488,6 +507,9 @@ async function main(): Promise<void> {
   console.log('\nThe floor (bench/floor-server.ts): plain node:http running a lookup\'s own work with the same modules (token check, hold, source call, settlement and record), no Next and no middleware');
   console.log(`lookup     conns    floor req/s p50 p99   CPU ms gw floor  gw/floor  gw/floor req/s  bounds (CPU <= ${FLOOR_CPU_BOUND}x; req/s >= ${FLOOR_THROUGHPUT_BOUND * 100} % at 50)`);
   for (const row of floorRows) console.log(row);
+  console.log('\nCPU ms per lookup by thread, gateway and floor (/proc/<pid>/task: the main thread runs the JavaScript; V8\'s workers collect garbage beside it; libuv\'s pool runs file writes, crypto and zlib handed to it)');
+  console.log(`lookup     conns  ${THREAD_KINDS.map((kind) => `${kind} gw floor`.padStart(22)).join('  ')}`);
+  for (const row of threadRows) console.log(row);
   console.log(`floor RSS after the runs: ${residentMemory(floor.pid).rssMiB.toFixed(0)} MiB`);
   console.log('\nNext.js itself: the same answer from a plain node:http server and from the bare route handler (times in ms)');
   console.log('lookup     conns     plain req/s p50 p99    bare req/s p50 p99    Next p50 Next p99  bare/plain');
@@ -519,6 +541,7 @@ async function main(): Promise<void> {
       console.log("\nbeyond the floor: the same profile against the floor's (µs of self time per lookup, by owner)");
       printCpuByOwner(selfTimeByOwner(gatewayFunctions), gatewayCalls, selfTimeByOwner(floorFunctions), floorCalls, 'floor');
       printAddedFunctions(gatewayFunctions, gatewayCalls, floorFunctions, floorCalls, 'floor');
+      printFilesBeyondFloor(gatewayFunctions, gatewayCalls, floorFunctions, floorCalls);
     }
   }
 
@@ -528,6 +551,30 @@ async function main(): Promise<void> {
     const tree = { name: 'gateway', start: (env: Record<string, string>, logFile: string) => startInstance({ ...appEnv, ...env }, [], logFile), headers, scratch: path.dirname(bareResponsesFile) };
     await bulkPhase([tree], BULK, await bulkSettings(appEnv));
   }
+}
+
+/**
+ * Self time by source file, gateway against floor: the gateway's bundle is minified and the
+ * floor's is not, so their functions' names differ where their files (after source maps) do not.
+ */
+function printFilesBeyondFloor(gateway: ReturnType<typeof selfTimeByFunction>, gatewayCalls: number, floor: ReturnType<typeof selfTimeByFunction>, floorCalls: number): void {
+  const byFile = (functions: ReturnType<typeof selfTimeByFunction>, calls: number) => {
+    const files = new Map<string, number>();
+    for (const { name, location, selfMs } of functions.values()) {
+      const file = location ? location.replace(/:\d+(:\d+)?$/, '') : name;
+      files.set(file, (files.get(file) ?? 0) + (selfMs * 1000) / calls);
+    }
+    return files;
+  };
+  const gatewayFiles = byFile(gateway, gatewayCalls);
+  const floorFiles = byFile(floor, floorCalls);
+  const rows = [...new Set([...gatewayFiles.keys(), ...floorFiles.keys()])]
+    .map((file) => ({ file, gateway: gatewayFiles.get(file) ?? 0, floor: floorFiles.get(file) ?? 0 }))
+    .sort((a, b) => b.gateway - b.floor - (a.gateway - a.floor))
+    .slice(0, 30);
+  console.log('\nfiles the gateway spends most in beyond the floor (µs of self time per lookup; builtins by name):');
+  console.log(' gateway   floor   added  file');
+  for (const row of rows) console.log(`${row.gateway.toFixed(1).padStart(8)}${row.floor.toFixed(1).padStart(8)}${(row.gateway - row.floor).toFixed(1).padStart(8)}  ${row.file}`);
 }
 
 /** The functions that a lookup runs most beyond a bare request: gateway µs per lookup minus bare µs per request. */
