@@ -11,7 +11,7 @@ import { issueToken } from '@/lib/platform/security/tokens';
 import { useTestDatabase, type TestDatabase } from '@/tests/support/test-database';
 import { withLogBindings } from './context';
 import { describeError } from './errors';
-import { loggerOptions } from './logger';
+import { loggerOptions, maskSecretShapes } from './logger';
 
 let testDatabase: TestDatabase;
 beforeAll(async () => {
@@ -82,6 +82,12 @@ describe('the logger', () => {
     expect(text()).not.toContain(tokenHash);
     expect(text()).not.toContain('hunter2');
     expect(text()).not.toContain('scrypt$1');
+  });
+
+  it('masks each secret shape in a line with the words for it, and leaves the rest as it was', () => {
+    const { token, tokenHash } = issueToken();
+    const line = `login acme-01 sent ${token}, stored as ${tokenHash}; hash scrypt$16384$8$1$c2FsdA$aGFzaA; nit 1234567-8`;
+    expect(maskSecretShapes(line)).toBe('login acme-01 sent tlk_[redacted], stored as [redacted hash]; hash [redacted password hash]; nit 1234567-8');
   });
 
   it('puts the request id of the current request on every line written meanwhile', async () => {
