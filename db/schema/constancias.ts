@@ -42,7 +42,12 @@ export const constancias = pgTable(
     // The compact JWS, sealed (lib/core/sealing); null once the records' retention has passed.
     receiptSealed: text('receipt_sealed'),
   },
-  (table) => [index('constancias_integration_issued').on(table.integrationId, table.issuedAt)],
+  (table) => [
+    index('constancias_integration_issued').on(table.integrationId, table.issuedAt),
+    // The receipts whose text is still kept, oldest first per integration: the purge's batches read
+    // only those, never the ones it already emptied (lib/core/constancias/retention.ts).
+    index('constancias_text_kept').on(table.integrationId, table.issuedAt).where(sql`${table.receiptSealed} is not null`),
+  ],
 );
 
 /** The hashes of the log's perfect subtrees above the leaves: (level, position) covers leaves [position·2^level, (position+1)·2^level). */

@@ -333,6 +333,25 @@ describe('what is kept, and for how long', () => {
     expect(await purgeExpiredConstancias(recordsKeptFrom)).toEqual({ textsPurged: 1, proofsPurged: 1 });
   });
 
+  it('purges a large backlog in batches, each with its own proof of deletion, until none past its retention is left', async () => {
+    const handle = await database();
+    const recordsKeptFrom = new Date(Date.now() - 2 * 365.25 * 86_400_000);
+    const backlog = [];
+    for (let n = 0; n < 5; n++) backlog.push(await aged(`req_constancia_backlog_${n}`, 3.05 - n / 100));
+    const [{ last }] = await handle.rows<{ last: string | number | null }>(sql`select max(id) as last from audit_log`) as [{ last: string | number | null }];
+
+    expect(await purgeExpiredConstancias(recordsKeptFrom, new Date(), { batchRows: 2 })).toEqual({ textsPurged: 5, proofsPurged: 0 });
+    for (const receipt of backlog) expect(await constanciaOfIntegration(integration.id, receipt.id)).toMatchObject({ receipt: null });
+    const audit = await handle.rows<{ after: { constancias: number; primeraHoja: number; ultimaHoja: number } | string }>(
+      sql`select after from audit_log where action = 'constancia.text_purged' and id > ${Number(last ?? 0)} order by id`,
+    );
+    const proofs = audit.map((entry) => (typeof entry.after === 'string' ? JSON.parse(entry.after) : entry.after) as { constancias: number; primeraHoja: number; ultimaHoja: number });
+    // Two, two and one: each batch its own statement and its own entry, the oldest first (here the first issued).
+    expect(proofs.map((proof) => proof.constancias)).toEqual([2, 2, 1]);
+    for (let n = 1; n < proofs.length; n++) expect(proofs[n]!.primeraHoja).toBeGreaterThan(proofs[n - 1]!.ultimaHoja);
+    expect(await purgeExpiredConstancias(recordsKeptFrom, new Date(), { batchRows: 2 })).toEqual({ textsPurged: 0, proofsPurged: 0 });
+  });
+
   it('keeps the proofs for 5 to 15 years, as an administrator sets', async () => {
     expect((await setConstanciaRetention(TEST_ACTOR, integration.id, 4)).ok).toBe(false);
     expect((await setConstanciaRetention(TEST_ACTOR, integration.id, 16)).ok).toBe(false);

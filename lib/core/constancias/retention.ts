@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { database, rowsIn } from '@/db/client';
 import { writeAudit, type Actor } from '@/lib/core/audit/audit';
 
@@ -19,38 +19,79 @@ export interface ConstanciaPurge {
   proofsPurged: number;
 }
 
+export interface ConstanciaPurgeOptions {
+  /** Receipts per statement (and per audit entry); PURGE_BATCH_ROWS by default. */
+  batchRows?: number;
+  /** Pause between batches, so the purge never competes for long with live traffic. */
+  pauseMs?: number;
+}
+
+/** As the query records' purge (lib/flows/retention/purge.ts): short statements, a few thousand rows each. */
+const PURGE_BATCH_ROWS = 5_000;
+
 type Purged = { integration_id: number; id: string; leaf_index: string | number; leaf_hash: string };
 
-/** Drops what is past its retention: texts issued before `recordsKeptFrom`, rows past each integration's years. */
-export async function purgeExpiredConstancias(recordsKeptFrom: Date, now: Date = new Date()): Promise<ConstanciaPurge> {
+/**
+ * Drops what is past its retention: texts issued before `recordsKeptFrom`, rows past each
+ * integration's years. One integration at a time, oldest first, in batches: a month of a large
+ * integration's receipts is millions of rows, which one statement would hold locked and bring back
+ * whole. Each batch is its own transaction with its proof of deletion, and reads through an index
+ * only the receipts it may purge (constancias_text_kept, constancias_integration_issued). A legal
+ * hold set meanwhile stops the integration's next batch.
+ */
+export async function purgeExpiredConstancias(recordsKeptFrom: Date, now: Date = new Date(), options: ConstanciaPurgeOptions = {}): Promise<ConstanciaPurge> {
   const handle = await database();
-  const texts = await handle.db.transaction(async (tx) => {
-    const purged = await rowsIn<Purged>(tx, sql`
+  const batchRows = options.batchRows ?? PURGE_BATCH_ROWS;
+  const holders = await handle.rows<{ id: number }>(sql`
+    select i.id from integrations i
+     where not i.constancias_legal_hold and exists (select 1 from constancias c where c.integration_id = i.id)
+     order by i.id`);
+  const purged: ConstanciaPurge = { textsPurged: 0, proofsPurged: 0 };
+  for (const { id } of holders) {
+    purged.textsPurged += await inBatches(batchRows, options.pauseMs, 'constancia.text_purged', { hasta: recordsKeptFrom.toISOString() }, sql`
+      with batch as (
+        select c.id from constancias c
+         where c.integration_id = ${id} and c.receipt_sealed is not null and c.issued_at < ${recordsKeptFrom.toISOString()}::timestamptz
+           and exists (select 1 from integrations i where i.id = ${id} and not i.constancias_legal_hold)
+         order by c.issued_at
+         limit ${batchRows}::integer
+      )
       update constancias c set receipt_sealed = null
-        from integrations i, constancia_log_leaves l
-       where i.id = c.integration_id and l.leaf_index = c.leaf_index
-         and not i.constancias_legal_hold
-         and c.receipt_sealed is not null and c.issued_at < ${recordsKeptFrom.toISOString()}::timestamptz
+        from batch, constancia_log_leaves l
+       where c.id = batch.id and l.leaf_index = c.leaf_index
       returning c.integration_id, c.id, c.leaf_index, l.leaf_hash`);
-    for (const [integrationId, group] of byIntegration(purged)) {
-      await writeAudit(tx, RETENTION_ACTOR, { action: 'constancia.text_purged', targetType: 'integration', targetId: integrationId, before: null, after: proofOfDeletion(group, { hasta: recordsKeptFrom.toISOString() }) });
-    }
-    return purged.length;
-  });
-  const proofs = await handle.db.transaction(async (tx) => {
-    const purged = await rowsIn<Purged>(tx, sql`
+    purged.proofsPurged += await inBatches(batchRows, options.pauseMs, 'constancia.proof_purged', {}, sql`
+      with batch as (
+        select c.id from constancias c, integrations i
+         where c.integration_id = ${id} and i.id = ${id} and not i.constancias_legal_hold
+           and c.issued_at < ${now.toISOString()}::timestamptz - make_interval(years => i.constancia_retention_years)
+         order by c.issued_at
+         limit ${batchRows}::integer
+      )
       delete from constancias c
-       using integrations i, constancia_log_leaves l
-       where i.id = c.integration_id and l.leaf_index = c.leaf_index
-         and not i.constancias_legal_hold
-         and c.issued_at < ${now.toISOString()}::timestamptz - make_interval(years => i.constancia_retention_years)
+       using batch, constancia_log_leaves l
+       where c.id = batch.id and l.leaf_index = c.leaf_index
       returning c.integration_id, c.id, c.leaf_index, l.leaf_hash`);
-    for (const [integrationId, group] of byIntegration(purged)) {
-      await writeAudit(tx, RETENTION_ACTOR, { action: 'constancia.proof_purged', targetType: 'integration', targetId: integrationId, before: null, after: proofOfDeletion(group, {}) });
-    }
-    return purged.length;
-  });
-  return { textsPurged: texts, proofsPurged: proofs };
+  }
+  return purged;
+}
+
+/** Runs `batch` (one integration's next rows, at most batchRows) until it purges fewer, each with its audit entry; how many in all. */
+async function inBatches(batchRows: number, pauseMs: number | undefined, action: string, extra: Record<string, unknown>, batch: SQL): Promise<number> {
+  const handle = await database();
+  let total = 0;
+  for (;;) {
+    const count = await handle.db.transaction(async (tx) => {
+      const rows = await rowsIn<Purged>(tx, batch);
+      for (const [integrationId, group] of byIntegration(rows)) {
+        await writeAudit(tx, RETENTION_ACTOR, { action, targetType: 'integration', targetId: integrationId, before: null, after: proofOfDeletion(group, extra) });
+      }
+      return rows.length;
+    });
+    total += count;
+    if (count < batchRows) return total;
+    if (pauseMs) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  }
 }
 
 function byIntegration(rows: Purged[]): Map<number, Purged[]> {

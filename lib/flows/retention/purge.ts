@@ -86,7 +86,7 @@ export async function purgeExpiredRecords(options: PurgeOptions = {}): Promise<P
   // is moved on at most daily (lib/core/records/write.ts), so a day more than the records.
   await handle.rows(sql`delete from identifier_links where last_seen_at < ${keptFrom.toISOString()}::timestamptz - interval '1 day'`);
   // Constancias: their text with the records, their rows with each integration's proof retention.
-  const constancias = await purgeExpiredConstancias(keptFrom, options.now);
+  const constancias = await purgeExpiredConstancias(keptFrom, options.now, { batchRows: options.batchRows, pauseMs: options.pauseMs });
   return { cutoff, keptFrom, purged, monthsDropped, monthsAdded, exportFile, alertDeliveriesPurged, constancias };
 }
 

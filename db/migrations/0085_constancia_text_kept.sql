@@ -1,0 +1,1 @@
+CREATE INDEX "constancias_text_kept" ON "constancias" USING btree ("integration_id","issued_at") WHERE "constancias"."receipt_sealed" is not null;
