@@ -57,7 +57,7 @@ export function clientAddress(peerIp: string | null, forwardedFor: string | null
 /**
  * What each address read as, remembered: a lookup reads its client's address twice (the per-IP
  * limit, the allow-list) and the same few clients send most requests, while parsing one took some
- * 5 µs of every lookup (docs/performance.md, "Where the gateway's CPU goes beyond the floor").
+ * 5 µs of every lookup (docs/performance.md, "The floor, thread by thread and file by file").
  * Bounded: only what can be an address is kept, and a full map starts over, so a flood of
  * addresses costs what it cost before and holds no more memory.
  */
