@@ -12,6 +12,7 @@ import { requestTrace } from '@/lib/core/request-traces/read';
 import { untracedAnswersText } from '@/lib/presentation/untraced-answers';
 import { maskedIdentifiers } from '@/lib/core/sealing/masking';
 import { purgeExpiredRecords } from '@/lib/flows/retention/purge';
+import type { ConstanciaPurge } from '@/lib/core/constancias/retention';
 import { formatQuetzales } from '@/lib/platform/money';
 import { env } from '@/lib/platform/settings/env';
 import { requestTraceSettings } from '@/lib/core/request-traces/settings';
@@ -22,6 +23,16 @@ import { terminalSafe as safe } from '../terminal-text';
 import { acceptedNames, integrationByArg, namedValue } from './arguments';
 import { CLI_ACTOR, type Commands } from './command';
 import { counted, LOOKUP_COLUMN, when } from './describe';
+
+/** What a purge did to the constancias, in the words of the rest of its report. */
+function constanciasPurgedText({ textsPurged, proofsPurged }: ConstanciaPurge): string {
+  if (textsPurged === 0 && proofsPurged === 0) return 'Constancias: ninguna pasada su conservación.';
+  return (
+    `Constancias: ${counted(textsPurged, 'texto borrado', 'textos borrados')} con los registros y ` +
+    `${counted(proofsPurged, 'constancia borrada', 'constancias borradas')} al vencer la conservación de su integración; ` +
+    'cada tanda dejó su prueba de borrado en la auditoría.'
+  );
+}
 
 export const recordCommands: Commands = {
   'records:list': {
@@ -99,7 +110,9 @@ export const recordCommands: Commands = {
       description: [
         'borra los registros de consultas más antiguos que',
         'QUERY_RECORD_RETENTION_MONTHS (como la tarea diaria), antes archivados en',
-        'DIRECTORIO como CSV comprimido con gzip, y los envíos de alertas igual de antiguos',
+        'DIRECTORIO como CSV comprimido con gzip, los envíos de alertas igual de antiguos,',
+        'el texto de las constancias con sus registros y las constancias pasada la',
+        'conservación de su integración (salvo retención legal)',
       ],
     },
     async run(_args, options) {
@@ -113,10 +126,12 @@ export const recordCommands: Commands = {
           monthsDropped: result.monthsDropped.map((month) => month.toISOString().slice(0, 7)),
           exportFile: result.exportFile ?? null,
           alertDeliveriesPurged: result.alertDeliveriesPurged,
+          constancias: result.constancias,
         },
         text:
           `Se borraron ${counted(result.purged, 'registro de consulta', 'registros de consultas')} anteriores a ${when(result.keptFrom)} ` +
-          `y ${counted(result.alertDeliveriesPurged, 'envío de alertas', 'envíos de alertas')} anteriores a ${when(result.cutoff)}${result.exportFile ? `; los registros quedaron archivados en ${result.exportFile}` : ''}.`,
+          `y ${counted(result.alertDeliveriesPurged, 'envío de alertas', 'envíos de alertas')} anteriores a ${when(result.cutoff)}${result.exportFile ? `; los registros quedaron archivados en ${result.exportFile}` : ''}.\n` +
+          constanciasPurgedText(result.constancias),
       };
     },
   },

@@ -241,6 +241,9 @@ function startRetention(exportDir: string | undefined): void {
       if (result.alertDeliveriesPurged > 0) {
         retentionLog.info({ purged: result.alertDeliveriesPurged, olderThan: result.cutoff.toISOString() }, 'purged alert deliveries past their retention');
       }
+      if (result.constancias.textsPurged > 0 || result.constancias.proofsPurged > 0) {
+        retentionLog.info({ ...result.constancias, textsOlderThan: result.keptFrom.toISOString() }, 'purged constancias past their retention');
+      }
     },
     onError: (error) => retentionLog.error({ err: error }, 'purging old query records failed'),
   });

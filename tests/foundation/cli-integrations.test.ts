@@ -242,4 +242,36 @@ describe('operator CLI: integrations', { timeout: PROCESS_TEST_TIMEOUT_MS }, () 
     const audit = await auditRows('integration', created.id);
     expect(audit.map((row) => row.action)).toEqual(['integration.create', 'integration.set_purpose']);
   });
+  it('says what records:purge did to the constancias, each batch leaving its proof in the audit (issue 68, point 7)', async () => {
+    const created = await createIntegration();
+    // Three receipts as the lookups write them (a leaf, then its row): two issued three years ago, one six.
+    for (const years of [3, 3, 6]) {
+      await testDb().use((handle) =>
+        handle.rows(sql`
+          with leaf as (
+            insert into constancia_log_leaves (leaf_index, leaf_hash)
+            select nextval('constancia_leaf_index'), repeat('ab', 32)
+            returning leaf_index
+          )
+          insert into constancias (id, leaf_index, integration_id, request_id, lookup, http_status, key_id, issued_at, receipt_sealed)
+          select 'cst_cli_purge_' || leaf_index, leaf_index, ${created.id}::integer, 'req_cli_purge_' || leaf_index, 'renap', 200, 'k1',
+                 now() - make_interval(years => ${years}::integer), 'texto sellado'
+            from leaf`),
+      );
+    }
+
+    const run = await cli('records:purge');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(
+      'Constancias: 3 textos borrados con los registros y 1 constancia borrada al vencer la conservación de su integración; cada tanda dejó su prueba de borrado en la auditoría.',
+    );
+    const again = await cliJson<{ constancias: { textsPurged: number; proofsPurged: number } }>('records:purge');
+    expect(again.constancias).toEqual({ textsPurged: 0, proofsPurged: 0 });
+    expect((await cli('records:purge')).stdout).toContain('Constancias: ninguna pasada su conservación.');
+    const audit = await auditRows('integration', created.id);
+    expect(audit.filter((row) => row.action.startsWith('constancia.')).map((row) => [row.action, (row.after as { constancias: number }).constancias])).toEqual([
+      ['constancia.text_purged', 3],
+      ['constancia.proof_purged', 1],
+    ]);
+  });
 });
