@@ -148,8 +148,13 @@ export function residentMemory(pid: number): { rssMiB: number; peakMiB: number }
  * on the machine barely disturb, unlike latency.
  */
 export function cpuTimeMs(pid: number): number {
+  return statCpuMs(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+}
+
+/** The user + system time (ms) of a /proc `stat` line, a process's or one of its threads'. */
+function statCpuMs(stat: string): number {
   // Fields after the command name (which may hold spaces, hence the last ')'); utime and stime are the 12th and 13th.
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(')').at(-1)!.trim().split(' ');
+  const fields = stat.slice(stat.lastIndexOf(')') + 1).trim().split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
@@ -174,9 +179,7 @@ export function cpuByThreadMs(pid: number): ThreadCpu {
   for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
     try {
       const stat = fs.readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const fields = stat.slice(stat.lastIndexOf(')') + 1).trim().split(' ');
-      totals[threadKind(name)] += ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+      totals[threadKind(stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')))] += statCpuMs(stat);
     } catch {
       // The thread ended between the listing and the read.
     }

@@ -67,12 +67,15 @@ const SECRET_SHAPES: Array<[RegExp, string]> = [
   [/scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+/, '[redacted password hash]'],
   [/\b[0-9a-f]{64}\b/, '[redacted hash]'],
 ];
-// All shapes in one pass over the line (each line is scanned once, not once per shape); the
-// group that matched names the replacement.
-const ANY_SECRET_SHAPE = new RegExp(SECRET_SHAPES.map(([shape]) => `(${shape.source})`).join('|'), 'g');
+// All shapes in one pass over the line (each line is scanned once, not once per shape); the named
+// group that matched says which shape it was, whatever groups a shape holds itself.
+const ANY_SECRET_SHAPE = new RegExp(SECRET_SHAPES.map(([shape], index) => `(?<shape${index}>${shape.source})`).join('|'), 'g');
 
 export function maskSecretShapes(text: string): string {
-  return text.replace(ANY_SECRET_SHAPE, (...groups: unknown[]) => SECRET_SHAPES[groups.slice(1, SECRET_SHAPES.length + 1).findIndex((group) => group !== undefined)]![1]);
+  return text.replace(ANY_SECRET_SHAPE, (...args: unknown[]) => {
+    const groups = args.at(-1) as Record<string, string | undefined>;
+    return SECRET_SHAPES[SECRET_SHAPES.findIndex((_, index) => groups[`shape${index}`] !== undefined)]![1];
+  });
 }
 
 /** pino's levels, most severe first, and silent (nothing). */
