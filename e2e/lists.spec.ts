@@ -5,6 +5,8 @@
 // no record offers no CSV export.
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { demoToken, openConsoleAsAdmin, screenshot, settings } from './support/console';
+import { guatemalanDayBefore } from '../lib/platform/time/guatemala-time';
+import { onOneGuatemalanDay } from './support/guatemalan-days';
 
 const WIDTHS = [
   [1366, 900],
@@ -57,11 +59,6 @@ async function demoIntegrationId(page: Page): Promise<number> {
 /** Nothing on the page is wider than the window. */
 async function expectNoHorizontalOverflow(page: Page, width: number) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-}
-
-/** Today and earlier days in Guatemala (UTC-6 all year), as YYYY-MM-DD. */
-function guatemalanDay(daysAgo = 0): string {
-  return new Date(Date.now() - 6 * 3_600_000 - daysAgo * 86_400_000).toISOString().slice(0, 10);
 }
 
 /**
@@ -257,14 +254,18 @@ test.describe('atajos de fechas en hora de Guatemala', () => {
         { name: 'datos-personales', path: '/admin/datos-personales', other: ['tipo', 'reveal'] },
       ] as const;
       for (const list of lists) {
-        await page.goto(`${baseUrl}${list.path}?${new URLSearchParams([[...list.other]])}`);
+        // The presets count from the day the page was rendered on, so the expectations do too.
         const presets = page.getByRole('navigation', { name: 'Periodos rápidos' });
-        await expect(presets.getByRole('link')).toHaveCount(4);
+        const { day: renderedOn } = await onOneGuatemalanDay(async () => {
+          await page.goto(`${baseUrl}${list.path}?${new URLSearchParams([[...list.other]])}`);
+          await expect(presets.getByRole('link')).toHaveCount(4);
+        });
+        const dayBefore = (days: number) => guatemalanDayBefore(renderedOn, days);
         for (const [label, desde, hasta] of [
-          ['Hoy', guatemalanDay(), guatemalanDay()],
-          ['Ayer', guatemalanDay(1), guatemalanDay(1)],
-          ['7 días', guatemalanDay(6), guatemalanDay()],
-          ['30 días', guatemalanDay(29), guatemalanDay()],
+          ['Hoy', renderedOn, renderedOn],
+          ['Ayer', dayBefore(1), dayBefore(1)],
+          ['7 días', dayBefore(6), renderedOn],
+          ['30 días', dayBefore(29), renderedOn],
         ] as const) {
           const href = await presets.getByRole('link', { name: label, exact: true }).getAttribute('href');
           const target = new URL(href!, baseUrl);
@@ -274,8 +275,8 @@ test.describe('atajos de fechas en hora de Guatemala', () => {
           expect(target.searchParams.get(list.other[0]), `${list.name}: ${label} keeps the other filters`).toBe(list.other[1]);
         }
         await presets.getByRole('link', { name: '7 días', exact: true }).click();
-        await expect(page.getByLabel('Desde')).toHaveValue(guatemalanDay(6));
-        await expect(page.getByLabel('Hasta (incluido)')).toHaveValue(guatemalanDay());
+        await expect(page.getByLabel('Desde')).toHaveValue(dayBefore(6));
+        await expect(page.getByLabel('Hasta (incluido)')).toHaveValue(renderedOn);
         await expect(presets.getByRole('link', { name: '7 días', exact: true })).toHaveAttribute('aria-current', 'true');
         await expectNoHorizontalOverflow(page, width);
         await screenshot(page, testInfo, `listas-atajos-${list.name}-${width}`);

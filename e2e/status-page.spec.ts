@@ -7,7 +7,8 @@
 // registry's failed queries below) is never beside "Sin incidentes". Nothing scrolls sideways and
 // axe-core finds nothing serious.
 import { expect, test, type APIRequestContext, type Locator } from '@playwright/test';
-import { guatemalanDayBefore, guatemalanToday } from '../lib/platform/time/guatemala-time';
+import { guatemalanDayBefore } from '../lib/platform/time/guatemala-time';
+import { onOneGuatemalanDay } from './support/guatemalan-days';
 import { NO_INCIDENTS_TEXT } from '../lib/reactions/status-page/summary';
 import { FAULT_IDENTIFIERS } from '../simulator/faults';
 import { demoToken, screenshot, seriousAccessibilityViolations, settings } from './support/console';
@@ -63,13 +64,16 @@ for (const viewport of VIEWPORTS) {
     const currentHour = renap.getByRole('list', { name: /Estado por hora/ }).getByRole('listitem').last();
     // Failed queries reach the page once the rollup job (0.5 s) and the page's cache (1 s) have
     // them: look, and if the registry's current hour is not degraded yet, fail it some more.
-    await expect(async () => {
-      await page.goto(`${baseUrl}/estado`);
-      if (!DEGRADED_HOUR.test((await currentHour.getAttribute('title')) ?? '')) {
-        await failRegistry(request, 5);
-        throw new Error('the registry is not degraded in the current hour yet');
-      }
-    }).toPass({ timeout: 150_000, intervals: [2_000] });
+    // The page's days end on the day it was rendered on, so the expectations below count from it.
+    const { day: today } = await onOneGuatemalanDay(() =>
+      expect(async () => {
+        await page.goto(`${baseUrl}/estado`);
+        if (!DEGRADED_HOUR.test((await currentHour.getAttribute('title')) ?? '')) {
+          await failRegistry(request, 5);
+          throw new Error('the registry is not degraded in the current hour yet');
+        }
+      }).toPass({ timeout: 150_000, intervals: [2_000] }),
+    );
     await expect(currentHour).toHaveText(DEGRADED_HOUR);
 
     await expect(page.getByRole('heading', { name: 'Estado de las fuentes', level: 1 })).toBeVisible();
@@ -96,7 +100,6 @@ for (const viewport of VIEWPORTS) {
     await expect(legend.getByRole('listitem')).toHaveText(LEGEND.map((text) => new RegExp(`^${text}: `)));
     for (const item of await legend.getByRole('listitem').all()) await expect(item).toBeVisible();
 
-    const today = guatemalanToday();
     const firstDay = guatemalanDayBefore(today, viewport.days - 1);
     for (const [source, name] of SOURCES) {
       const section = page.locator(`section[data-source="${source}"]`);

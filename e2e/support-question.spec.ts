@@ -6,17 +6,21 @@ import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { FAULT_IDENTIFIERS } from '../simulator/faults';
 import { createUserThroughForm, csvRows, demoToken, openConsoleAsAdmin, screenshot, settings, signInFirstTime } from './support/console';
+import { onOneGuatemalanDay } from './support/guatemalan-days';
 
 const FAILING_NIT = FAULT_IDENTIFIERS.server_error.nit;
 
 test('soporte responde «¿por qué falló req_… y se nos cobró?» con el id de solicitud, la página de la consulta y su fila del CSV', async ({ browser, request }, testInfo) => {
   const { baseUrl } = settings();
 
-  // The integrator's failed lookup: the request id is all it has to give support.
-  const answer = await request.post(`${baseUrl}/api/catalogos/omisos`, {
-    headers: { 'x-integracion-login': 'demo', 'x-integracion-token': demoToken(), 'x-forwarded-for': '198.51.100.31' },
-    data: { nit: FAILING_NIT },
-  });
+  // The integrator's failed lookup: the request id is all it has to give support. Its day in
+  // Guatemala decides which date preset lists it (a lookup straddling midnight is made again).
+  const { day: lookupDay, value: answer } = await onOneGuatemalanDay(() =>
+    request.post(`${baseUrl}/api/catalogos/omisos`, {
+      headers: { 'x-integracion-login': 'demo', 'x-integracion-token': demoToken(), 'x-forwarded-for': '198.51.100.31' },
+      data: { nit: FAILING_NIT },
+    }),
+  );
   expect(answer.status(), await answer.text()).toBe(502);
   const requestId = answer.headers()['x-request-id']!;
   expect(requestId).toMatch(/^req_[0-9a-f]{20}$/);
@@ -47,10 +51,14 @@ test('soporte responde «¿por qué falló req_… y se nos cobró?» con el id 
   await expect(support.locator('body')).not.toContainText(FAILING_NIT);
   await screenshot(support, testInfo, 'pregunta-de-soporte-consulta');
 
-  // Its CSV row: today's 502s, exported.
+  // Its CSV row: the day's 502s, exported. «Hoy» lists them, or «Ayer» once midnight in Guatemala
+  // has passed since the lookup.
   await support.goto(`${baseUrl}/admin/registros?estado=502`);
-  await support.getByRole('link', { name: 'Hoy', exact: true }).click();
-  await expect(support).toHaveURL(/desde=\d{4}-\d\d-\d\d/);
+  const presets = support.getByRole('navigation', { name: 'Periodos rápidos' });
+  const todayHref = await presets.getByRole('link', { name: 'Hoy', exact: true }).getAttribute('href');
+  const preset = new URL(todayHref!, baseUrl).searchParams.get('desde') === lookupDay ? 'Hoy' : 'Ayer';
+  await presets.getByRole('link', { name: preset, exact: true }).click();
+  await expect(support).toHaveURL(new RegExp(`desde=${lookupDay}`));
   await screenshot(support, testInfo, 'pregunta-de-soporte-lista');
   const [download] = await Promise.all([support.waitForEvent('download'), support.getByTestId('export-masked').click()]);
   const csv = fs.readFileSync((await download.path())!, 'utf8');
