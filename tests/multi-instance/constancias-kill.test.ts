@@ -97,9 +97,16 @@ async function keepAsking(app: RunningApp, instance: Answer['instance'], until: 
   }
 }
 
-async function readJson(app: RunningApp, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+/** What GET /api/constancias/{id} and GET /api/constancias/registro answer, as far as this test reads them. */
+interface ReadBody {
+  constancia: string;
+  registro: { indice: number; estado: string; cabeza: string; tamano: number; prueba: string[] };
+  tamano: number;
+}
+
+async function readJson(app: RunningApp, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: ReadBody }> {
   const response = await fetch(`${app.baseUrl}${path}`, { headers });
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, body: (await response.json()) as ReadBody };
 }
 
 const bytes = (hex: string) => Uint8Array.from(Buffer.from(hex, 'hex'));
@@ -130,13 +137,13 @@ it('every answered receipt verifies and is in a head the survivor signs over the
 
   // Every id an answer named leads to its receipt, read from the survivor, that verifies with the
   // published keys alone and is the receipt of that answer.
-  const keys = createLocalJWKSet((await readJson(survivor!, '/.well-known/jwks.json')).body as JSONWebKeySet);
+  const keys = createLocalJWKSet((await (await fetch(`${survivor!.baseUrl}/.well-known/jwks.json`)).json()) as JSONWebKeySet);
   const indexes = new Set<number>();
   const receipts = new Map<string, string>();
   for (const answer of answered) {
     const read = await readJson(survivor!, `/api/constancias/${answer.constanciaId}`, integration.headers);
     expect(read.status, `${answer.instance}: ${answer.constanciaId}`).toBe(200);
-    const { payload } = await compactVerify(read.body.constancia as string, keys);
+    const { payload } = await compactVerify(read.body.constancia, keys);
     const receipt = JSON.parse(new TextDecoder().decode(payload));
     expect(receipt).toMatchObject({ id: answer.constanciaId, solicitud: { requestId: answer.requestId }, respuesta: { estado: 200 } });
     indexes.add(receipt.registro.indice);
@@ -159,7 +166,7 @@ it('every answered receipt verifies and is in a head the survivor signs over the
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     head = await newestHead();
   }
-  const treeSize = head.body.tamano as number;
+  const treeSize = head.body.tamano;
   const [leaves] = await handle.rows<{ leaves: number; holes: number; receipts: number }>(sql`
     select count(*)::int as leaves, count(*) filter (where hole)::int as holes,
            (select count(*)::int from constancias where leaf_index < ${treeSize}) as receipts
@@ -174,13 +181,13 @@ it('every answered receipt verifies and is in a head the survivor signs over the
   for (const [id, jws] of receipts) {
     const { registro } = (await readJson(survivor!, `/api/constancias/${id}`, integration.headers)).body;
     expect(registro.estado, id).toBe('incluida');
-    const signedHead = JSON.parse(new TextDecoder().decode((await compactVerify(registro.cabeza as string, keys)).payload));
+    const signedHead = JSON.parse(new TextDecoder().decode((await compactVerify(registro.cabeza, keys)).payload));
     expect(signedHead.tamano).toBe(registro.tamano);
     const included = verifyInclusion({
       leafHash: leafHash(new TextEncoder().encode(jws)),
       index: registro.indice,
       size: registro.tamano,
-      proof: (registro.prueba as string[]).map(bytes),
+      proof: registro.prueba.map(bytes),
       root: bytes(signedHead.raizSha256),
     });
     expect(included, id).toBe(true);
