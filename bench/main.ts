@@ -489,8 +489,13 @@ async function main(): Promise<void> {
   const memoryParts = await memoryBreakdown(app.pid, app.baseUrl);
   // Right after the load V8 still holds what the last runs allocated (a full young generation, old
   // space not yet given back): the figure moved by tens of MiB with when the last collection ran.
-  // Once the load stops V8's memory reducer gives back what it can; an idle instance is read too.
-  await new Promise((resolve) => setTimeout(resolve, IDLE_SETTLE_MS));
+  // Once the load stops V8's memory reducer and the instance's idle collection give back what they
+  // can; an idle instance is read too, second by second.
+  const idleSeconds: number[] = [];
+  for (let second = 1; second * 1000 <= IDLE_SETTLE_MS; second++) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    idleSeconds.push(residentMemory(app.pid).rssMiB);
+  }
   const idleMemory = residentMemory(app.pid);
   const idleMemoryParts = await memoryBreakdown(app.pid, app.baseUrl);
   console.log(`\n${REPS} repetition(s) per cell, median shown; times in ms.`);
@@ -501,7 +506,7 @@ async function main(): Promise<void> {
   console.log('app CPU = the instance\'s CPU time (user + system, /proc) per request, gateway and bare handler: the work behind the latency, barely disturbed by other load.');
   console.log(`instance RSS after the runs: ${memory.rssMiB.toFixed(0)} MiB (peak ${memory.peakMiB.toFixed(0)} MiB)`);
   console.log(`  ${memoryParts}`);
-  console.log(`instance RSS ${IDLE_SETTLE_MS / 1000} s later, idle: ${idleMemory.rssMiB.toFixed(0)} MiB`);
+  console.log(`instance RSS ${IDLE_SETTLE_MS / 1000} s later, idle: ${idleMemory.rssMiB.toFixed(0)} MiB (second by second: ${idleSeconds.map((mib) => mib.toFixed(0)).join(' ')})`);
   console.log(`  ${idleMemoryParts}`);
   if (heapDirectory) await printHeap(app.pid, heapDirectory);
   console.log('\nThe floor (bench/floor-server.ts): plain node:http running a lookup\'s own work with the same modules (token check, hold, source call, settlement and record), no Next and no middleware');

@@ -57,6 +57,7 @@ import { describeSeed, seedDevelopmentData } from '@/lib/root/seed';
 import { subscribeReactions } from '@/lib/root/reactions';
 import { issueLastMonthStatements } from '@/lib/flows/statements/monthly';
 import { recordBreakerTransitions } from '@/lib/reactions/status-page/recorder';
+import { startIdleCollection } from '@/lib/platform/runtime/idle-collection';
 import { peekProcessSlot, setProcessSlot } from '@/lib/platform/runtime/process-state';
 
 const DAY_MS = 24 * 3_600_000;
@@ -175,6 +176,8 @@ export async function startServer(): Promise<void> {
   flushBeforeExit('refused addresses', flushRefusedAddresses);
   flushBeforeExit('refusal counts', flushRefusals);
   flushBeforeExit('request traces', flushRequestTraces);
+  // What a burst grew the heap to goes back to the system once the instance is quiet.
+  startIdleCollection();
   log.info({ appEnv: settings.APP_ENV, database: handle.kind === 'pglite' ? `embedded PGlite (${settings.PGLITE_DIR})` : 'PostgreSQL', sharedAt }, 'started');
 }
 
