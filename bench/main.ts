@@ -61,8 +61,14 @@ import { startThrowawayRedis } from '../scripts/throwaway-redis';
 import { median } from './stats';
 import { STATEMENT_COUNTING_SETTINGS, statementCounter, type StatementCount, type StatementCounter } from './statements';
 
-/** How long the instance idles after the runs before its memory is read again. */
-const IDLE_SETTLE_MS = 15_000;
+/**
+ * How long the instance idles after the runs before its memory is read again: past its quiet minute
+ * (IDLE_COLLECTION_AFTER_SECONDS, 60 by default) and the look that follows it, when it collects in
+ * full and gives the memory back.
+ */
+const IDLE_SETTLE_MS = 75_000;
+/** How often the idle instance's memory is read meanwhile. */
+const IDLE_READ_EVERY_MS = 5_000;
 
 const { values } = parseArgs({
   // --no-bulk
@@ -490,11 +496,11 @@ async function main(): Promise<void> {
   // Right after the load V8 still holds what the last runs allocated (a full young generation, old
   // space not yet given back): the figure moved by tens of MiB with when the last collection ran.
   // Once the load stops V8's memory reducer and the instance's idle collection give back what they
-  // can; an idle instance is read too, second by second.
-  const idleSeconds: number[] = [];
-  for (let second = 1; second * 1000 <= IDLE_SETTLE_MS; second++) {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    idleSeconds.push(residentMemory(app.pid).rssMiB);
+  // can; an idle instance is read too, every IDLE_READ_EVERY_MS.
+  const idleReads: number[] = [];
+  for (let waited = IDLE_READ_EVERY_MS; waited <= IDLE_SETTLE_MS; waited += IDLE_READ_EVERY_MS) {
+    await new Promise((resolve) => setTimeout(resolve, IDLE_READ_EVERY_MS));
+    idleReads.push(residentMemory(app.pid).rssMiB);
   }
   const idleMemory = residentMemory(app.pid);
   const idleMemoryParts = await memoryBreakdown(app.pid, app.baseUrl);
@@ -506,7 +512,7 @@ async function main(): Promise<void> {
   console.log('app CPU = the instance\'s CPU time (user + system, /proc) per request, gateway and bare handler: the work behind the latency, barely disturbed by other load.');
   console.log(`instance RSS after the runs: ${memory.rssMiB.toFixed(0)} MiB (peak ${memory.peakMiB.toFixed(0)} MiB)`);
   console.log(`  ${memoryParts}`);
-  console.log(`instance RSS ${IDLE_SETTLE_MS / 1000} s later, idle: ${idleMemory.rssMiB.toFixed(0)} MiB (second by second: ${idleSeconds.map((mib) => mib.toFixed(0)).join(' ')})`);
+  console.log(`instance RSS ${IDLE_SETTLE_MS / 1000} s later, idle: ${idleMemory.rssMiB.toFixed(0)} MiB (every ${IDLE_READ_EVERY_MS / 1000} s: ${idleReads.map((mib) => mib.toFixed(0)).join(' ')})`);
   console.log(`  ${idleMemoryParts}`);
   if (heapDirectory) await printHeap(app.pid, heapDirectory);
   console.log('\nThe floor (bench/floor-server.ts): plain node:http running a lookup\'s own work with the same modules (token check, hold, source call, settlement and record), no Next and no middleware');

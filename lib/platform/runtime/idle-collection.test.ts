@@ -1,12 +1,13 @@
-// The idle collection: a full collection once each time the instance goes quiet with a heap grown
-// by GROWN_BY_BYTES since the last, never while it is busy, never twice for one growth.
+// The idle collection: a full collection once each time the instance stays quiet for its quiet
+// period with a heap grown by GROWN_BY_BYTES since the last; never while it is busy or after a
+// shorter lull, never twice for one growth.
 import { describe, expect, it } from 'vitest';
 import { GROWN_BY_BYTES, idleCollector, QUIET_UTILIZATION } from './idle-collection';
 
 const MIB = 1_048_576;
 
 /** An instance whose heap and event loop the test sets, and whose collections it counts (a collection leaves `afterCollection`). */
-function instance(startHeld: number, afterCollection = startHeld) {
+function instance(startHeld: number, afterCollection = startHeld, quietLooks = 1) {
   const state = { held: startHeld, busy: 0, collections: 0 };
   const look = idleCollector({
     heapHeld: () => state.held,
@@ -15,7 +16,7 @@ function instance(startHeld: number, afterCollection = startHeld) {
       state.collections += 1;
       state.held = afterCollection;
     },
-  });
+  }, quietLooks);
   return { state, look };
 }
 
@@ -37,6 +38,21 @@ describe('the idle collection', () => {
     state.held = 55 * MIB + GROWN_BY_BYTES;
     expect(await look()).toBe(true);
     expect(state.collections).toBe(2);
+  });
+
+  it('waits for the whole quiet period: a lull between two bursts collects nothing', async () => {
+    const { state, look } = instance(60 * MIB, 55 * MIB, 12);
+    state.held = 150 * MIB;
+    // Eleven quiet looks, then a burst: the count starts again.
+    for (let n = 0; n < 11; n++) expect(await look()).toBe(false);
+    state.busy = 0.5;
+    expect(await look()).toBe(false);
+    state.busy = 0;
+    for (let n = 0; n < 11; n++) expect(await look()).toBe(false);
+    expect(state.collections).toBe(0);
+    // The twelfth quiet look in a row collects.
+    expect(await look()).toBe(true);
+    expect(state.collections).toBe(1);
   });
 
   it('never collects while the event loop is busier than its quiet share', async () => {
@@ -69,7 +85,7 @@ describe('the idle collection', () => {
         collections += 1;
         return new Promise<void>((resolve) => (finish = resolve));
       },
-    });
+    }, 1);
     state.held = 150 * MIB;
     const first = look();
     expect(await look()).toBe(false);

@@ -2,17 +2,20 @@ import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import { logger } from '@/lib/platform/logging/logger';
 import { peekProcessSlot, setProcessSlot } from './process-state';
+import { runtimeSettings } from './settings';
 
-// An instance that went quiet after a burst gives back the memory the burst grew its heap to.
-// V8's own memory reducer does so a few seconds after the allocation falls, but only twice per full
-// collection: an instance that spent them in an earlier lull kept the whole burst's heap, 275 MiB
-// where it holds under 180 once collected (docs/performance.md, "An idle instance gives its memory
-// back"). A regular full collection empties the heap but keeps its pages; V8's last-resort
-// collection, the one a heap snapshot runs, returns them to the system.
+// An instance that stays quiet after a burst gives back the memory the burst grew its heap to.
+// V8's own memory reducer waits for a low allocation rate, which it measures at collections: an
+// instance that stops collecting keeps the burst's rate, and its heap, 275 MiB where it holds under
+// 190 once collected (docs/performance.md, "An idle instance gives its memory back"). A regular full
+// collection empties the heap but keeps its pages; V8's last-resort collection, the one a heap
+// snapshot runs, returns them, and drops compiled code the next lookups compile again: hence a
+// quiet minute first, not a lull between two bursts (a 5 s lull cost the next lookups 9 to 24 %
+// more CPU).
 
-/** How often the instance looks: a burst's memory is given back 5 to 10 s after it ends. */
+/** How often the instance looks at its event loop and its heap. */
 export const LOOK_EVERY_MS = 5_000;
-/** Quiet: the event loop busy at most this share of the last look's interval (periodic jobs and probes stay far below). */
+/** Quiet: the event loop busy at most this share of a look's interval (periodic jobs and probes stay far below). */
 export const QUIET_UTILIZATION = 0.05;
 /** Worth a collection: the heap V8 holds grew by this much since the last one (or since the start). */
 export const GROWN_BY_BYTES = 32 * 1_048_576;
@@ -27,19 +30,21 @@ export interface IdleCollectionProbes {
 }
 
 /**
- * What the instance does at each look: collects when it is quiet and its heap grew by
- * GROWN_BY_BYTES since the last collection (or since the start), once, whatever the looks meanwhile.
- * Resolves to whether it collected.
+ * What the instance does at each look: collects once it has been quiet for `quietLooks` looks in a
+ * row with its heap grown by GROWN_BY_BYTES since the last collection (or since the start), once,
+ * whatever the looks meanwhile. Resolves to whether it collected.
  */
-export function idleCollector(probes: IdleCollectionProbes): () => Promise<boolean> {
+export function idleCollector(probes: IdleCollectionProbes, quietLooks: number): () => Promise<boolean> {
   let heldAfterLast = probes.heapHeld();
+  let quietInARow = 0;
   let collecting = false;
   return async () => {
     const busy = probes.busyShare();
     const held = probes.heapHeld();
+    quietInARow = busy > QUIET_UTILIZATION ? 0 : quietInARow + 1;
     // V8 gave some back on its own: what counts as grown starts from there.
     heldAfterLast = Math.min(heldAfterLast, held);
-    if (collecting || busy > QUIET_UTILIZATION || held < heldAfterLast + GROWN_BY_BYTES) return false;
+    if (collecting || quietInARow < quietLooks || held < heldAfterLast + GROWN_BY_BYTES) return false;
     collecting = true;
     try {
       await probes.collect();
@@ -55,11 +60,14 @@ export function idleCollector(probes: IdleCollectionProbes): () => Promise<boole
 type ExposedCollection = (options: { type: 'major'; execution: 'async'; flavor: 'last-resort' }) => Promise<void>;
 
 /**
- * Looks every LOOK_EVERY_MS. Only where node runs with --expose-gc (`npm start`, hence the image);
- * elsewhere (next dev, the tests' own processes) it does nothing and says so once.
+ * Looks every LOOK_EVERY_MS, and collects after IDLE_COLLECTION_AFTER_SECONDS of quiet. Only where
+ * node runs with --expose-gc (`npm start`, hence the image); elsewhere (next dev, the tests' own
+ * processes) it does nothing and says so once.
  */
 export function startIdleCollection(): void {
   if (peekProcessSlot('idleCollection')) return;
+  const quietForMs = runtimeSettings().IDLE_COLLECTION_AFTER_SECONDS * 1000;
+  if (quietForMs === 0) return;
   const log = logger('runtime');
   const exposed = (globalThis as { gc?: ExposedCollection }).gc;
   if (typeof exposed !== 'function') {
@@ -82,7 +90,7 @@ export function startIdleCollection(): void {
       const after = { heapMiB: mib(v8.getHeapStatistics().total_heap_size), rssMiB: mib(process.memoryUsage.rss()) };
       log.info({ before, after, ms: Math.round(performance.now() - started) }, 'collected in full while idle: memory given back');
     },
-  });
+  }, Math.max(1, Math.ceil(quietForMs / LOOK_EVERY_MS)));
   const timer = setInterval(() => {
     look().catch((error: unknown) => log.warn({ err: error }, 'collecting while idle failed'));
   }, LOOK_EVERY_MS);
