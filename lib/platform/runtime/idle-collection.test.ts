@@ -1,16 +1,16 @@
 // The idle collection: a full collection once each time the instance stays quiet for its quiet
-// period with a heap grown by GROWN_BY_BYTES since the last; never while it is busy or after a
+// period with its resident memory grown by GROWN_BY_BYTES since the last; never while it is busy or after a
 // shorter lull, never twice for one growth.
 import { describe, expect, it } from 'vitest';
 import { GROWN_BY_BYTES, idleCollector, QUIET_UTILIZATION } from './idle-collection';
 
 const MIB = 1_048_576;
 
-/** An instance whose heap and event loop the test sets, and whose collections it counts (a collection leaves `afterCollection`). */
+/** An instance whose resident memory and event loop the test sets, and whose collections it counts (a collection leaves `afterCollection`). */
 function instance(startHeld: number, afterCollection = startHeld, quietLooks = 1) {
   const state = { held: startHeld, busy: 0, collections: 0 };
   const look = idleCollector({
-    heapHeld: () => state.held,
+    resident: () => state.held,
     busyShare: () => state.busy,
     collect: async () => {
       state.collections += 1;
@@ -21,13 +21,13 @@ function instance(startHeld: number, afterCollection = startHeld, quietLooks = 1
 }
 
 describe('the idle collection', () => {
-  it('collects once when the instance goes quiet with its heap grown, not again until it grows again', async () => {
+  it('collects once when the instance goes quiet with its memory grown, not again until it grows again', async () => {
     const { state, look } = instance(60 * MIB, 55 * MIB);
-    // A burst: the heap grows while the event loop is busy.
+    // A burst: the memory grows while the event loop is busy.
     state.busy = 0.9;
     state.held = 122 * MIB;
     expect(await look()).toBe(false);
-    // Quiet: one collection, which gives the heap back.
+    // Quiet: one collection, which gives the memory back.
     state.busy = 0.01;
     expect(await look()).toBe(true);
     expect(state.held).toBe(55 * MIB);
@@ -65,7 +65,7 @@ describe('the idle collection', () => {
 
   it('counts growth from what V8 gave back on its own', async () => {
     const { state, look } = instance(120 * MIB, 50 * MIB);
-    // V8's memory reducer brought the heap down to 60 MiB: 90 is 30 MiB of growth, not enough.
+    // V8's memory reducer brought the memory down to 60 MiB: 90 is 30 MiB of growth, not enough.
     state.held = 60 * MIB;
     expect(await look()).toBe(false);
     state.held = 90 * MIB;
@@ -79,7 +79,7 @@ describe('the idle collection', () => {
     let collections = 0;
     const state = { held: 50 * MIB };
     const look = idleCollector({
-      heapHeld: () => state.held,
+      resident: () => state.held,
       busyShare: () => 0,
       collect: () => {
         collections += 1;

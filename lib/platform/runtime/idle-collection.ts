@@ -13,16 +13,19 @@ import { runtimeSettings } from './settings';
 // quiet minute first, not a lull between two bursts (a 5 s lull cost the next lookups 9 to 24 %
 // more CPU).
 
-/** How often the instance looks at its event loop and its heap. */
+/** How often the instance looks at its event loop and its memory. */
 export const LOOK_EVERY_MS = 5_000;
 /** Quiet: the event loop busy at most this share of a look's interval (periodic jobs and probes stay far below). */
 export const QUIET_UTILIZATION = 0.05;
-/** Worth a collection: the heap V8 holds grew by this much since the last one (or since the start). */
+/**
+ * Worth a collection: the instance's resident memory grew by this much since the last one (or since
+ * the start). Not V8's heap size: a regular collection shrinks that and keeps the pages resident.
+ */
 export const GROWN_BY_BYTES = 32 * 1_048_576;
 
 export interface IdleCollectionProbes {
-  /** The bytes V8's heap holds from the system (committed, used or not). */
-  heapHeld(): number;
+  /** The instance's resident memory, in bytes. */
+  resident(): number;
   /** The share of the time since the last call the event loop was busy, 0 to 1. */
   busyShare(): number;
   /** A full collection that gives the heap's free pages back. */
@@ -31,25 +34,25 @@ export interface IdleCollectionProbes {
 
 /**
  * What the instance does at each look: collects once it has been quiet for `quietLooks` looks in a
- * row with its heap grown by GROWN_BY_BYTES since the last collection (or since the start), once,
- * whatever the looks meanwhile. Resolves to whether it collected.
+ * row with its resident memory grown by GROWN_BY_BYTES since the last collection (or since the
+ * start), once, whatever the looks meanwhile. Resolves to whether it collected.
  */
 export function idleCollector(probes: IdleCollectionProbes, quietLooks: number): () => Promise<boolean> {
-  let heldAfterLast = probes.heapHeld();
+  let residentAfterLast = probes.resident();
   let quietInARow = 0;
   let collecting = false;
   return async () => {
     const busy = probes.busyShare();
-    const held = probes.heapHeld();
+    const resident = probes.resident();
     quietInARow = busy > QUIET_UTILIZATION ? 0 : quietInARow + 1;
     // V8 gave some back on its own: what counts as grown starts from there.
-    heldAfterLast = Math.min(heldAfterLast, held);
-    if (collecting || quietInARow < quietLooks || held < heldAfterLast + GROWN_BY_BYTES) return false;
+    residentAfterLast = Math.min(residentAfterLast, resident);
+    if (collecting || quietInARow < quietLooks || resident < residentAfterLast + GROWN_BY_BYTES) return false;
     collecting = true;
     try {
       await probes.collect();
     } finally {
-      heldAfterLast = probes.heapHeld();
+      residentAfterLast = probes.resident();
       collecting = false;
     }
     return true;
@@ -76,7 +79,7 @@ export function startIdleCollection(): void {
   }
   let lastLook = performance.eventLoopUtilization();
   const look = idleCollector({
-    heapHeld: () => v8.getHeapStatistics().total_heap_size,
+    resident: () => process.memoryUsage.rss(),
     busyShare: () => {
       const now = performance.eventLoopUtilization();
       const share = performance.eventLoopUtilization(now, lastLook).utilization;
