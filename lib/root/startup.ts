@@ -57,7 +57,7 @@ import { describeSeed, seedDevelopmentData } from '@/lib/root/seed';
 import { subscribeReactions } from '@/lib/root/reactions';
 import { issueLastMonthStatements } from '@/lib/flows/statements/monthly';
 import { recordBreakerTransitions } from '@/lib/reactions/status-page/recorder';
-import { startIdleCollection } from '@/lib/platform/runtime/idle-collection';
+import { startIdleCollection } from '@/lib/platform/memory/idle-collection';
 import { peekProcessSlot, setProcessSlot } from '@/lib/platform/runtime/process-state';
 
 const DAY_MS = 24 * 3_600_000;

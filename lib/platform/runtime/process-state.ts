@@ -34,7 +34,7 @@ export const PROCESS_SLOTS = {
   consoleSubmissions: "the console's forms already sent (lib/flows/auth/submissions.ts)",
   ledgerVerification: "the console's «Verificar ahora» run in this process (lib/core/billing/verify-now.ts)",
   holdSweeper: 'the timer of the stale holds sweeper (lib/root/startup.ts)',
-  idleCollection: 'the timer that collects in full when the instance goes quiet (lib/platform/runtime/idle-collection.ts)',
+  idleCollection: 'the timer that collects in full when the instance goes quiet (lib/platform/memory/idle-collection.ts)',
   refusalFlush: 'the timer writing the refusal counts (lib/root/startup.ts)',
   bulkRunner: "the bulk jobs' runner (lib/flows/bulk/runner.ts)",
   invoiceWorker: "the FEL invoices' worker (lib/flows/invoicing/worker.ts)",

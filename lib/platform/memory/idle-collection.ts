@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import { logger } from '@/lib/platform/logging/logger';
-import { peekProcessSlot, setProcessSlot } from './process-state';
+import { peekProcessSlot, setProcessSlot } from '@/lib/platform/runtime/process-state';
 import { runtimeSettings } from './settings';
 
 // An instance that stays quiet after a burst gives back the memory the burst grew its heap to.

@@ -4,7 +4,7 @@ import { integer } from '@/lib/platform/settings/values';
 // The instance's own memory (idle-collection.ts): how long it must be quiet before it collects in
 // full and gives back what a burst grew its heap to.
 export const RUNTIME_SETTINGS = defineSettings({
-  title: "The instance's memory (lib/platform/runtime)",
+  title: "The instance's memory (lib/platform/memory)",
   shape: {
     IDLE_COLLECTION_AFTER_SECONDS: integer(60, 0, 3_600),
   },
