@@ -10,7 +10,7 @@ import { TIMESTAMPING_SETTINGS } from '@/lib/providers/timestamping/settings';
 import { SEALING_SETTINGS } from '@/lib/core/sealing/settings';
 import { INTEGRATION_DIRECTORY_SETTINGS } from '@/lib/core/integrations/settings';
 import { ADMISSION_SETTINGS } from '@/lib/core/admission/settings';
-import { RUNTIME_SETTINGS } from '@/lib/platform/memory/settings';
+import { MEMORY_SETTINGS } from '@/lib/platform/memory/settings';
 import { BALANCE_SETTINGS } from '@/lib/core/billing/settings';
 import { RECORD_RETENTION_SETTINGS } from '@/lib/core/records/settings';
 import { RECORD_JOURNAL_SETTINGS } from '@/lib/core/record-journal/settings';
@@ -40,7 +40,7 @@ export const SETTINGS_FRAGMENTS = [
   SOURCE_SETTINGS,
   INTEGRATION_DIRECTORY_SETTINGS,
   ADMISSION_SETTINGS,
-  RUNTIME_SETTINGS,
+  MEMORY_SETTINGS,
   BALANCE_SETTINGS,
   RECORD_RETENTION_SETTINGS,
   RECORD_JOURNAL_SETTINGS,

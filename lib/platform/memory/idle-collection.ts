@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import { logger } from '@/lib/platform/logging/logger';
 import { peekProcessSlot, setProcessSlot } from '@/lib/platform/runtime/process-state';
-import { runtimeSettings } from './settings';
+import { memorySettings } from './settings';
 
 // An instance that stays quiet after a burst gives back the memory the burst grew its heap to.
 // V8's own memory reducer waits for a low allocation rate, which it measures at collections: an
@@ -69,9 +69,9 @@ type ExposedCollection = (options: { type: 'major'; execution: 'async'; flavor: 
  */
 export function startIdleCollection(): void {
   if (peekProcessSlot('idleCollection')) return;
-  const quietForMs = runtimeSettings().IDLE_COLLECTION_AFTER_SECONDS * 1000;
+  const quietForMs = memorySettings().IDLE_COLLECTION_AFTER_SECONDS * 1000;
   if (quietForMs === 0) return;
-  const log = logger('runtime');
+  const log = logger('memory');
   const exposed = (globalThis as { gc?: ExposedCollection }).gc;
   if (typeof exposed !== 'function') {
     log.info('no full collection when idle: node was not started with --expose-gc (npm start is)');

@@ -3,7 +3,7 @@ import { integer } from '@/lib/platform/settings/values';
 
 // The instance's own memory (idle-collection.ts): how long it must be quiet before it collects in
 // full and gives back what a burst grew its heap to.
-export const RUNTIME_SETTINGS = defineSettings({
+export const MEMORY_SETTINGS = defineSettings({
   title: "The instance's memory (lib/platform/memory)",
   shape: {
     IDLE_COLLECTION_AFTER_SECONDS: integer(60, 0, 3_600),
@@ -14,6 +14,6 @@ export const RUNTIME_SETTINGS = defineSettings({
   },
 });
 
-export type RuntimeSettings = SettingsOf<typeof RUNTIME_SETTINGS>;
+export type MemorySettings = SettingsOf<typeof MEMORY_SETTINGS>;
 
-export const runtimeSettings = (): RuntimeSettings => RUNTIME_SETTINGS.current();
+export const memorySettings = (): MemorySettings => MEMORY_SETTINGS.current();
