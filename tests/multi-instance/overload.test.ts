@@ -2,17 +2,23 @@
 // (each from its own client address, behind one trusted proxy hop, as a load balancer sends them).
 // A valid client within its limits is served, late rather than failed; its limit still counts
 // exactly; wrong tokens are refused from the credentials copy without a database statement.
+// Issue 68: the same burst asking for receipts gets one each, every one true and charged once.
 // Bounded and on loopback: every request is sent once, on its own connection.
 import { spawn } from 'node:child_process';
 import { Readable } from 'node:stream';
+import { sql } from 'drizzle-orm';
+import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from 'jose';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { database } from '@/db/client';
+import { verifyLedger } from '@/lib/core/billing/verify';
+import { setConstanciaTariff, setConstancias } from '@/lib/flows/integration-management/service';
 import { startSimulator, type RunningSimulator } from '@/simulator/index';
 import { SHOWCASE_MEMBER } from '@/simulator/population';
 import { startApp, type RunningApp } from '../support/app-server';
 import { REPO_ROOT } from '../support/child-env';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
-import { countBy, newIntegration, requiredEnv, sourceUrls, type TestIntegration, withinOneLimitMinute } from './support';
+import { countBy, newIntegration, requiredEnv, sourceUrls, TEST_ACTOR, type TestIntegration, withinOneLimitMinute } from './support';
 
 const RTU_NITS = '/api/rtu/nits';
 const BURST = 2_000;
@@ -22,12 +28,16 @@ const INTEGRATIONS = BURST / RTU_PER_MINUTE;
 const METRICS_TOKEN = 'overload-test-metrics-token-0123456789';
 /** The contract tells clients to wait more than 30 s for an answer. */
 const CLIENT_PATIENCE_MS = 30_000;
+/** What each receipt costs its integration (an administrator's tariff item), charged with its lookup. */
+const RECEIPT_TARIFF = 25;
 
 let testDatabase: TestDatabase;
 let simulator: RunningSimulator;
 let app: RunningApp;
 let baselineGroup: TestIntegration[];
 let burstGroup: TestIntegration[];
+/** Integrations with receipts switched on and a receipt tariff. */
+let receiptGroup: TestIntegration[];
 let single: TestIntegration;
 let besideFlood: TestIntegration;
 /** Two of each: the probes of one turn stay under an integration's 50 a minute. */
@@ -41,6 +51,9 @@ interface Answer {
   status: number;
   body: string;
   elapsedMs: number;
+  requestId: string | undefined;
+  /** The receipt the answer names, when it was asked for one (x-constancia-id). */
+  constanciaId: string | undefined;
 }
 
 interface Request {
@@ -55,6 +68,11 @@ beforeAll(async () => {
   // Created before the instance starts: its first credentials load has them all.
   baselineGroup = await Promise.all(Array.from({ length: INTEGRATIONS }, () => newIntegration(0, 0)));
   burstGroup = await Promise.all(Array.from({ length: INTEGRATIONS }, () => newIntegration(0, 0)));
+  receiptGroup = await Promise.all(Array.from({ length: INTEGRATIONS }, () => newIntegration(0, 100 * RECEIPT_TARIFF)));
+  for (const integration of receiptGroup) {
+    expect((await setConstancias(TEST_ACTOR, integration.id, true)).ok).toBe(true);
+    expect((await setConstanciaTariff(TEST_ACTOR, integration.id, RECEIPT_TARIFF)).ok).toBe(true);
+  }
   single = await newIntegration(0, 0);
   besideFlood = await newIntegration(0, 0);
   idleProbes = [await newIntegration(0, 0), await newIntegration(0, 0)];
@@ -94,17 +112,31 @@ async function send(requests: Request[], connections: number): Promise<{ answers
         const response = await pool.request({
           path: RTU_NITS,
           method: 'POST',
-          headers: { ...headers, 'x-forwarded-for': `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client & 255}` },
+          headers: { ...headers, 'x-forwarded-for': clientAddress(client) },
           body: JSON.stringify(body),
         });
         const text = await response.body.text();
-        return { status: response.statusCode, body: text, elapsedMs: performance.now() - sentAt };
+        const header = (name: string) => {
+          const value = response.headers[name];
+          return typeof value === 'string' ? value : undefined;
+        };
+        return { status: response.statusCode, body: text, elapsedMs: performance.now() - sentAt, requestId: header('x-request-id'), constanciaId: header('x-constancia-id') };
       }),
     );
     return { answers, elapsedMs: performance.now() - startedAt };
   } finally {
     await pool.close();
   }
+}
+
+function clientAddress(client: number): string {
+  return `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client & 255}`;
+}
+
+/** A GET of the instance's API from a client address of its own, as JSON. */
+async function getJson(path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`${app.baseUrl}${path}`, { headers: { ...headers, 'x-forwarded-for': clientAddress(++nextClient) } });
+  return { status: response.status, body: await response.json() };
 }
 
 async function metricValue(name: string, labels: string): Promise<number> {
@@ -129,6 +161,44 @@ describe('one instance under a burst of 2,000 concurrent lookups', () => {
     expect(countBy(burst.answers, (answer) => answer.status)).toEqual({ 200: BURST });
     expect(slowestMs).toBeLessThan(CLIENT_PATIENCE_MS);
     expect(burstPerSecond).toBeGreaterThanOrEqual(0.8 * baselinePerSecond);
+  });
+
+  it(`gives each of ${BURST} concurrent lookups asking for a receipt its own, which verifies and was charged once`, async () => {
+    const asking = lookups(receiptGroup, RTU_PER_MINUTE, (integration) => ({ ...integration.headers, 'x-constancia': 'true' }));
+    const burst = await send(asking, BURST);
+    const slowestMs = Math.max(...burst.answers.map((answer) => answer.elapsedMs));
+    console.log(`[overload] ${BURST} at once, each asking for a receipt: ${((BURST / burst.elapsedMs) * 1000).toFixed(0)} lookups/s, slowest answer ${(slowestMs / 1000).toFixed(1)} s`);
+    expect(countBy(burst.answers, (answer) => answer.status)).toEqual({ 200: BURST });
+    expect(slowestMs).toBeLessThan(CLIENT_PATIENCE_MS);
+    expect(burst.answers.filter((answer) => answer.constanciaId === undefined)).toEqual([]);
+    expect(new Set(burst.answers.map((answer) => answer.constanciaId)).size).toBe(BURST);
+
+    // Every id leads to a stored receipt of its own answer, at a place of its own in the log.
+    const handle = await database();
+    const ids = receiptGroup.map((integration) => integration.id);
+    const inGroup = sql`integration_id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`;
+    const stored = await handle.rows<{ id: string; request_id: string; leaf_index: number }>(sql`select id, request_id, leaf_index::int from constancias where ${inGroup}`);
+    expect(new Map(stored.map((row) => [row.id, row.request_id]))).toEqual(new Map(burst.answers.map((answer) => [answer.constanciaId, answer.requestId])));
+    expect(new Set(stored.map((row) => row.leaf_index)).size).toBe(BURST);
+    // One in ten, read back by the integration that asked, verifies with the published keys alone.
+    const keys = createLocalJWKSet((await getJson('/.well-known/jwks.json')).body as JSONWebKeySet);
+    const sampled = burst.answers.map((answer, index) => ({ answer, headers: asking[index]!.headers })).filter((_, index) => index % 10 === 0);
+    await Promise.all(
+      sampled.map(async ({ answer, headers }) => {
+        const read = await getJson(`/api/constancias/${answer.constanciaId}`, headers);
+        expect(read.status, answer.constanciaId).toBe(200);
+        const { payload } = await compactVerify((read.body as { constancia: string }).constancia, keys);
+        expect(JSON.parse(new TextDecoder().decode(payload))).toMatchObject({ id: answer.constanciaId, solicitud: { requestId: answer.requestId }, respuesta: { estado: 200 } });
+      }),
+    );
+
+    // The money: one charge of the receipt's tariff per receipt, on its own record, and the ledger
+    // reconciles.
+    const [charges] = await handle.rows<{ entries: number; records: number; centavos: number }>(sql`
+      select count(*)::int as entries, count(distinct query_record_id)::int as records, coalesce(sum(amount_centavos), 0)::int as centavos
+        from ledger_entries where ${inGroup} and kind = 'constancia'`);
+    expect(charges).toEqual({ entries: BURST, records: BURST, centavos: -RECEIPT_TARIFF * BURST });
+    expect((await verifyLedger({ trigger: 'cli', sweepAfterSeconds: 600 })).differences).toEqual([]);
   });
 
   it(`answers ${BURST} concurrent lookups of one integration with exactly its ${RTU_PER_MINUTE} × 200 and 429 for the rest`, async () => {

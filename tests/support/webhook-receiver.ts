@@ -1,7 +1,7 @@
 // A local receiver for the alert webhook (lib/reactions/alerts): it checks each request's signature as
-// docs/operations.md tells receivers to, answers 401 to an unsigned or badly signed one, and
-// otherwise what the test queued (204 when nothing is queued). Used by the alert tests and by the
-// e2e global setup.
+// docs/operations.md tells receivers to, answers 401 to an unsigned or badly signed one, 400 to a
+// body that is not JSON, and otherwise what the test queued (204 when nothing is queued). Used by
+// the alert tests and by the e2e global setup.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AlertPayload } from '../../lib/reactions/alerts/conditions';
@@ -21,6 +21,8 @@ export interface WebhookReceiver {
   received: ReceivedWebhook[];
   /** The statuses to answer the next signed requests with, in order (then 204). */
   answers: number[];
+  /** Requests whose body was not JSON (answered 400), kept apart so that `received` is every alert read. */
+  malformed: Array<{ method: string | undefined; headers: http.IncomingHttpHeaders; rawBody: string }>;
   /** The requests about one condition ("balance_low:12"). */
   about(condition: string): ReceivedWebhook[];
   close(): Promise<void>;
@@ -32,15 +34,27 @@ export interface WebhookReceiver {
  */
 export async function startWebhookReceiver(secret: string | (() => string)): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
+  const malformed: WebhookReceiver['malformed'] = [];
   const receiver = { answers: [] as number[] };
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const rawBody = Buffer.concat(chunks).toString('utf8');
+      let body: AlertPayload;
+      try {
+        body = JSON.parse(rawBody) as AlertPayload;
+      } catch {
+        // A receiver answers what it cannot read instead of failing: the sender then records a
+        // failed attempt, which the tests' own expectations see. Said on stderr so a run shows it.
+        malformed.push({ method: request.method, headers: request.headers, rawBody });
+        console.error(`[webhook-receiver] ${request.method} ${request.url?.split('?')[0]}: a body that is not JSON (${rawBody.length} characters), answered 400`);
+        response.writeHead(400).end();
+        return;
+      }
       const signed = verifyAlertSignature(typeof secret === 'function' ? secret() : secret, { signature: header(request.headers['x-alerta-firma']), timestamp: header(request.headers['x-alerta-fecha']) }, rawBody);
       const answered = signed ? (receiver.answers.shift() ?? 204) : 401;
-      received.push({ headers: request.headers, rawBody, body: JSON.parse(rawBody) as AlertPayload, signed, answered });
+      received.push({ headers: request.headers, rawBody, body, signed, answered });
       response.writeHead(answered).end();
     });
   });
@@ -48,6 +62,7 @@ export async function startWebhookReceiver(secret: string | (() => string)): Pro
   return Object.assign(receiver, {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/alertas`,
     received,
+    malformed,
     about: (condition: string) => received.filter((request) => request.body.condicion === condition),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   });
