@@ -21,7 +21,7 @@ export interface WebhookReceiver {
   received: ReceivedWebhook[];
   /** The statuses to answer the next signed requests with, in order (then 204). */
   answers: number[];
-  /** Requests whose body was not JSON (answered 400), kept apart so that `received` is every alert read. */
+  /** Requests whose body was not JSON (answered 400), kept apart so that `received` holds only alerts. */
   malformed: Array<{ method: string | undefined; headers: http.IncomingHttpHeaders; rawBody: string }>;
   /** The requests about one condition ("balance_low:12"). */
   about(condition: string): ReceivedWebhook[];
@@ -45,8 +45,10 @@ export async function startWebhookReceiver(secret: string | (() => string)): Pro
       try {
         body = JSON.parse(rawBody) as AlertPayload;
       } catch {
-        // A receiver answers what it cannot read instead of failing: the sender then records a
-        // failed attempt, which the tests' own expectations see. Said on stderr so a run shows it.
+        // Not every request here is an alert: another test file's app, started on a port that was
+        // free a moment before and that this receiver took meanwhile, is polled here for its
+        // health (GET, no body) until it gives up on the port (tests/support/app-server.ts).
+        // Answered 400 and kept apart; a sender of this file would see its attempt fail.
         malformed.push({ method: request.method, headers: request.headers, rawBody });
         console.error(`[webhook-receiver] ${request.method} ${request.url?.split('?')[0]}: a body that is not JSON (${rawBody.length} characters), answered 400`);
         response.writeHead(400).end();
