@@ -514,6 +514,7 @@ async function main(): Promise<void> {
   console.log(`  ${memoryParts}`);
   console.log(`instance RSS ${IDLE_SETTLE_MS / 1000} s later, idle: ${idleMemory.rssMiB.toFixed(0)} MiB (every ${IDLE_READ_EVERY_MS / 1000} s: ${idleReads.map((mib) => mib.toFixed(0)).join(' ')})`);
   console.log(`  ${idleMemoryParts}`);
+  console.log(`  bound (RSS <= ${RSS_BOUND_MIB} MiB after the bench, once quiet): ${idleMemory.rssMiB <= RSS_BOUND_MIB ? 'within' : 'over'}`);
   if (heapDirectory) await printHeap(app.pid, heapDirectory);
   console.log('\nThe floor (bench/floor-server.ts): plain node:http running a lookup\'s own work with the same modules (token check, hold, source call, settlement and record), no Next and no middleware');
   console.log(`lookup     conns    floor req/s p50 p99   CPU ms gw floor  gw/floor  gw/floor req/s  bounds (CPU <= ${FLOOR_CPU_BOUND}x; req/s >= ${FLOOR_THROUGHPUT_BOUND * 100} % at 50)`);
@@ -682,6 +683,9 @@ async function startChildServer(args: string[], env: Record<string, string>, nam
   };
 }
 
+/** Issue 70's bound on an instance's resident memory after the bench (once quiet) and through the soak. */
+const RSS_BOUND_MIB = 200;
+
 /** Issue 70's bound for two instances against one, where the source is slow (--source-latency-ms 200). */
 const TWO_INSTANCE_BOUND = 1.9;
 
@@ -766,6 +770,8 @@ async function soak(app: BenchApp, lookups: Record<string, { path: string; body:
   const memory = residentMemory(app.pid);
   console.log(`
 ${answered} lookups, ${errors} answers other than their kind's; RSS at the end ${memory.rssMiB.toFixed(0)} MiB, peak ${memory.peakMiB.toFixed(0)} MiB`);
+  const soakWithin = memory.peakMiB <= RSS_BOUND_MIB && unexpected.length === 0;
+  console.log(`  bound (RSS <= ${RSS_BOUND_MIB} MiB through the soak, its peak included, and no unexpected answer): ${soakWithin ? 'within' : 'over'}`);
   console.log(`  ${await memoryBreakdown(app.pid, app.baseUrl)}`);
   if (heapDirectory) await printHeap(app.pid, heapDirectory);
   const lastFive = minutes.slice(-5);
