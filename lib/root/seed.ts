@@ -1,5 +1,5 @@
 import { countConsoleUsers, createConsoleUser } from '@/lib/flows/auth/users';
-import { createIntegration, listIntegrations } from '@/lib/flows/integration-management/service';
+import { createIntegration, listIntegrations, setConstancias } from '@/lib/flows/integration-management/service';
 import { FLAG_NAMES } from '@/lib/core/integrations/flags';
 import type { Actor } from '@/lib/core/audit/audit';
 
@@ -11,12 +11,12 @@ const DEMO_BALANCE_CENTAVOS = 50_000; // Q 500.00
 
 export interface SeededCredentials {
   admin?: { email: string; password: string };
-  integration?: { nombre: string; token: string };
+  integration?: { nombre: string; token: string; receipts: boolean };
 }
 
 /**
  * Development seed: on an empty database, one admin and one demo integration with every lookup
- * enabled and a balance. Returns the secrets so the caller can print them once; they are stored
+ * enabled, receipts (constancias) on so that a developer can ask for one at once, and a balance. Returns the secrets so the caller can print them once; they are stored
  * only as hashes. Never called in production (env refuses SEED_ON_START there).
  */
 export async function seedDevelopmentData(): Promise<SeededCredentials> {
@@ -34,7 +34,10 @@ export async function seedDevelopmentData(): Promise<SeededCredentials> {
       initialBalanceCentavos: DEMO_BALANCE_CENTAVOS,
       note: 'Saldo de demostración',
     });
-    if (demo.ok) seeded.integration = { nombre: demo.value.integration.nombre, token: demo.value.token };
+    if (demo.ok) {
+      const receipts = await setConstancias(SEED_ACTOR, demo.value.integration.id, true);
+      seeded.integration = { nombre: demo.value.integration.nombre, token: demo.value.token, receipts: receipts.ok };
+    }
   }
   return seeded;
 }
@@ -57,6 +60,7 @@ export function describeSeed(seeded: SeededCredentials, baseUrl: string): string
       `    -H 'x-integracion-login: ${seeded.integration.nombre}' -H 'x-integracion-token: ${seeded.integration.token}' \\`,
       `    -d '{"nit":"576937-K"}'`,
     );
+    if (seeded.integration.receipts) lines.push("Add -H 'x-constancia: true' for a signed receipt of the answer: x-constancia-url says where to read it.");
   }
   return lines.join('\n');
 }
