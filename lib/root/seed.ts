@@ -16,8 +16,9 @@ export interface SeededCredentials {
 
 /**
  * Development seed: on an empty database, one admin and one demo integration with every lookup
- * enabled, receipts (constancias) on so that a developer can ask for one at once, and a balance. Returns the secrets so the caller can print them once; they are stored
- * only as hashes. Never called in production (env refuses SEED_ON_START there).
+ * enabled, receipts (constancias) on so that a developer can ask for one at once, and a balance.
+ * Returns the secrets so the caller can print them once; they are stored only as hashes. Never
+ * called in production (env refuses SEED_ON_START there).
  */
 export async function seedDevelopmentData(): Promise<SeededCredentials> {
   const seeded: SeededCredentials = {};

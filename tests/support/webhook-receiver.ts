@@ -21,8 +21,6 @@ export interface WebhookReceiver {
   received: ReceivedWebhook[];
   /** The statuses to answer the next signed requests with, in order (then 204). */
   answers: number[];
-  /** Requests whose body was not JSON (answered 400), kept apart so that `received` holds only alerts. */
-  malformed: Array<{ method: string | undefined; headers: http.IncomingHttpHeaders; rawBody: string }>;
   /** The requests about one condition ("balance_low:12"). */
   about(condition: string): ReceivedWebhook[];
   close(): Promise<void>;
@@ -34,7 +32,6 @@ export interface WebhookReceiver {
  */
 export async function startWebhookReceiver(secret: string | (() => string)): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
-  const malformed: WebhookReceiver['malformed'] = [];
   const receiver = { answers: [] as number[] };
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -48,8 +45,7 @@ export async function startWebhookReceiver(secret: string | (() => string)): Pro
         // Not every request here is an alert: another test file's app, started on a port that was
         // free a moment before and that this receiver took meanwhile, is polled here for its
         // health (GET, no body) until it gives up on the port (tests/support/app-server.ts).
-        // Answered 400 and kept apart; a sender of this file would see its attempt fail.
-        malformed.push({ method: request.method, headers: request.headers, rawBody });
+        // Answered 400 and left out of `received`; a sender of this file would see its attempt fail.
         console.error(`[webhook-receiver] ${request.method} ${request.url?.split('?')[0]}: a body that is not JSON (${rawBody.length} characters), answered 400`);
         response.writeHead(400).end();
         return;
@@ -64,7 +60,6 @@ export async function startWebhookReceiver(secret: string | (() => string)): Pro
   return Object.assign(receiver, {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/alertas`,
     received,
-    malformed,
     about: (condition: string) => received.filter((request) => request.body.condicion === condition),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   });
