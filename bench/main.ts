@@ -40,7 +40,8 @@
 // instead of the CPU, the case where a second instance's slots add throughput. (--compare keeps 0.)
 // npm run bench -- --constancias [--connections 1,50 --seconds 5 --reps 3]
 //   Each lookup with and without x-constancia: true on the same instance, interleaved A B A B:
-//   p50 and p99 of both and their ratio (issue 68: receipts on within 5 % of receipts off).
+//   p50 and p99 of both and their ratio (issue 68: receipts on within 5 % of receipts off), then
+//   the instance's CPU per lookup by thread (the garbage collector's helpers are not in a profile).
 // Prints figures; asserts nothing.
 import fs from 'node:fs';
 import { spawn } from 'node:child_process';
@@ -873,17 +874,20 @@ async function constanciasPhase(app: BenchApp, lookups: Record<string, { path: s
     const result = await run();
     return { result, databaseMs: (await databaseMs()) / result.calls };
   };
+  const threadRows: string[] = [];
   console.log('receipts off (A) and on (B, x-constancia: true), interleaved A B, the median of --reps each');
   console.log('lookup     conns  off req/s p50 p99              on req/s p50 p99               on/off p50  p99   CPU ms off on  db ms off on');
   for (const [name, lookup] of Object.entries(lookups)) {
     for (const connections of CONNECTIONS) {
-      const runs: Array<{ off: LoadResult; on: LoadResult; offCpu: number; onCpu: number; offDb: number; onDb: number }> = [];
+      const runs: Array<{ off: LoadResult; on: LoadResult; offCpu: number; onCpu: number; offDb: number; onDb: number; offThreads: ThreadCpu; onThreads: ThreadCpu }> = [];
       for (let rep = 0; rep < REPS; rep++) {
+        const offThreadsBefore = cpuByThreadMs(app.pid);
         const offBefore = cpuTimeMs(app.pid);
         const offStartedUs = monotonicMicroseconds();
         const { result: off, databaseMs: offDb } = await timed(() => runLoad(targetOf(lookup, false), connections, SECONDS * 1000, 1000));
         windows.off.push({ fromUs: offStartedUs, toUs: monotonicMicroseconds() });
         calls.off += off.calls;
+        const onThreadsBefore = cpuByThreadMs(app.pid);
         const onBefore = cpuTimeMs(app.pid);
         const onStartedUs = monotonicMicroseconds();
         const { result: on, databaseMs: onDb } = await timed(() => runLoad(targetOf(lookup, true), connections, SECONDS * 1000, 1000));
@@ -891,7 +895,16 @@ async function constanciasPhase(app: BenchApp, lookups: Record<string, { path: s
         calls.on += on.calls;
         askedFor += on.calls;
         // The counter's reads fall between the two CPU readings: the instance does nothing for them.
-        runs.push({ off, on, offCpu: (onBefore - offBefore) / off.calls, onCpu: (cpuTimeMs(app.pid) - onBefore) / on.calls, offDb, onDb });
+        runs.push({
+          off,
+          on,
+          offCpu: (onBefore - offBefore) / off.calls,
+          onCpu: (cpuTimeMs(app.pid) - onBefore) / on.calls,
+          offDb,
+          onDb,
+          offThreads: threadCpuPerCall(offThreadsBefore, onThreadsBefore, off.calls),
+          onThreads: threadCpuPerCall(onThreadsBefore, cpuByThreadMs(app.pid), on.calls),
+        });
       }
       const m = (pick: (run: (typeof runs)[number]) => number) => median(runs.map(pick));
       const cell = (rps: number, p50: number, p99: number) => `${rps.toFixed(0).padStart(6)} ${p50.toFixed(2).padStart(6)} ${p99.toFixed(2).padStart(7)}`;
@@ -907,8 +920,14 @@ async function constanciasPhase(app: BenchApp, lookups: Record<string, { path: s
           m((r) => r.off.errors + r.on.errors) ? `  (errors: ${m((r) => r.off.errors)} off, ${m((r) => r.on.errors)} on)` : '',
         ].join('  '),
       );
+      threadRows.push(
+        [name.padEnd(9), String(connections).padStart(5), ...THREAD_KINDS.map((kind) => `${m((r) => r.offThreads[kind]).toFixed(3).padStart(6)} ${m((r) => r.onThreads[kind]).toFixed(3).padStart(6)}`.padStart(22))].join('  '),
+      );
     }
   }
+  // The app's CPU by thread: the garbage collector's helpers and libuv's pool are not in a profile.
+  console.log(`\nthe instance's CPU ms per lookup by thread, receipts off and on\nlookup     conns  ${THREAD_KINDS.map((kind) => `${kind} off on`.padStart(22)).join('  ')}`);
+  for (const row of threadRows) console.log(row);
   // The warm-up's receipts count too: at least every measured lookup that asked for one got it.
   console.log(`receipts written: ${(await receiptsIssued()) - issuedBefore} (${askedFor} measured lookups asked for one)`);
   if (!('unavailable' in counter)) await counter.close();
