@@ -48,7 +48,7 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { benchArguments } from './arguments';
 import { heapGroups, heapReport, heapSnapshotFlags, takeHeapSnapshot } from './heap';
 import { benchAppEnv, cpuByThreadMs, cpuTimeMs, THREAD_KINDS, type ThreadCpu, memoryBreakdown, productionNodeFlags, productionStartEnv, residentMemory, startBenchApp, type BenchApp } from './app';
 import { bulkPhase, bulkSettings, instancesPhase, machineTicks, type BulkOptions } from './bulk';
@@ -71,7 +71,7 @@ const IDLE_SETTLE_MS = 75_000;
 /** How often the idle instance's memory is read meanwhile. */
 const IDLE_READ_EVERY_MS = 5_000;
 
-const { values } = parseArgs({
+const { values } = benchArguments('npm run bench', import.meta.filename, {
   // --no-bulk
   allowNegative: true,
   options: {

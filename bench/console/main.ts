@@ -13,7 +13,7 @@
 //   its server settings are its own, and --skip-plans is implied (auto_explain is a server setting).
 import fs from 'node:fs';
 import os from 'node:os';
-import { parseArgs } from 'node:util';
+import { benchArguments } from '../arguments';
 import postgres from 'postgres';
 import { freePort } from '../../scripts/free-port';
 import { ensureBuild } from '../../scripts/next-build';
@@ -25,7 +25,7 @@ import { ConsoleSession } from './session';
 import type { BulkVolumeSummary, VolumeSummary } from './volume';
 import { timeApiReads } from './api';
 
-const { values } = parseArgs({
+const { values } = benchArguments('npm run bench:console', import.meta.filename, {
   options: {
     records: { type: 'string', default: '200000' },
     // How many integrations share the records (Zipf sizes): 200 as today, 10000 for the list's growth.

@@ -5,10 +5,10 @@
 //   runs `records:partition`'s conversion while lookups by request id and record writes go on through
 //   the product's own code, and prints its time, the longest lock it held and the lookups' latency,
 //   the longest during the swap. Asserts that no record was lost.
-import { parseArgs } from 'node:util';
+import { benchArguments } from '../arguments';
 import { percentile } from '../stats';
 
-const { values } = parseArgs({
+const { values } = benchArguments('npm run bench:partition', import.meta.filename, {
   options: {
     url: { type: 'string' },
     batch: { type: 'string', default: '50000' },
