@@ -845,6 +845,9 @@ main()
   });
 
 /** Receipts on against receipts off, on the same instance, interleaved so that drift hits both alike. */
+/** Issue 68: receipts on within 5 % of receipts off, p50 and p99. */
+const RECEIPT_BOUND = 1.05;
+
 async function constanciasPhase(app: BenchApp, lookups: Record<string, { path: string; body: unknown }>, headers: Record<string, string>, profileDirectory: string | undefined): Promise<void> {
   const windows = { off: [] as TimeWindow[], on: [] as TimeWindow[] };
   const calls = { off: 0, on: 0 };
@@ -876,7 +879,7 @@ async function constanciasPhase(app: BenchApp, lookups: Record<string, { path: s
   };
   const threadRows: string[] = [];
   console.log('receipts off (A) and on (B, x-constancia: true), interleaved A B, the median of --reps each');
-  console.log('lookup     conns  off req/s p50 p99              on req/s p50 p99               on/off p50  p99   CPU ms off on  db ms off on');
+  console.log('lookup     conns  off req/s p50 p99              on req/s p50 p99               on/off p50  p99   CPU ms off on  db ms off on  bound (p50 and p99 on <= 1.05x off)');
   for (const [name, lookup] of Object.entries(lookups)) {
     for (const connections of CONNECTIONS) {
       const runs: Array<{ off: LoadResult; on: LoadResult; offCpu: number; onCpu: number; offDb: number; onDb: number; offThreads: ThreadCpu; onThreads: ThreadCpu }> = [];
@@ -907,6 +910,8 @@ async function constanciasPhase(app: BenchApp, lookups: Record<string, { path: s
         });
       }
       const m = (pick: (run: (typeof runs)[number]) => number) => median(runs.map(pick));
+      const p50Ratio = m((r) => r.on.p50Ms) / m((r) => r.off.p50Ms);
+      const p99Ratio = m((r) => r.on.p99Ms) / m((r) => r.off.p99Ms);
       const cell = (rps: number, p50: number, p99: number) => `${rps.toFixed(0).padStart(6)} ${p50.toFixed(2).padStart(6)} ${p99.toFixed(2).padStart(7)}`;
       console.log(
         [
@@ -914,9 +919,10 @@ async function constanciasPhase(app: BenchApp, lookups: Record<string, { path: s
           String(connections).padStart(5),
           cell(m((r) => r.off.requestsPerSecond), m((r) => r.off.p50Ms), m((r) => r.off.p99Ms)).padEnd(30),
           cell(m((r) => r.on.requestsPerSecond), m((r) => r.on.p50Ms), m((r) => r.on.p99Ms)).padEnd(30),
-          `${(m((r) => r.on.p50Ms) / m((r) => r.off.p50Ms)).toFixed(3).padStart(6)} ${(m((r) => r.on.p99Ms) / m((r) => r.off.p99Ms)).toFixed(3).padStart(6)}`,
+          `${p50Ratio.toFixed(3).padStart(6)} ${p99Ratio.toFixed(3).padStart(6)}`,
           `${m((r) => r.offCpu).toFixed(2).padStart(6)} ${m((r) => r.onCpu).toFixed(2).padStart(5)}`,
           `${m((r) => r.offDb).toFixed(2).padStart(8)} ${m((r) => r.onDb).toFixed(2).padStart(5)}`,
+          (p50Ratio <= RECEIPT_BOUND && p99Ratio <= RECEIPT_BOUND ? 'within' : 'over').padStart(7),
           m((r) => r.off.errors + r.on.errors) ? `  (errors: ${m((r) => r.off.errors)} off, ${m((r) => r.on.errors)} on)` : '',
         ].join('  '),
       );
