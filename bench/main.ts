@@ -41,7 +41,8 @@
 // npm run bench -- --constancias [--connections 1,50 --seconds 5 --reps 3]
 //   Each lookup with and without x-constancia: true on the same instance, interleaved A B A B:
 //   p50 and p99 of both and their ratio (issue 68: receipts on within 5 % of receipts off), then
-//   the instance's CPU per lookup by thread (the garbage collector's helpers are not in a profile).
+//   the instance's CPU per lookup by thread (the garbage collector's helpers are not in a profile)
+//   and what a receipt keeps on disk (its sealed text, on average, by lookup).
 // Prints figures; asserts nothing.
 import fs from 'node:fs';
 import { spawn } from 'node:child_process';
@@ -936,6 +937,11 @@ async function constanciasPhase(app: BenchApp, lookups: Record<string, { path: s
   for (const row of threadRows) console.log(row);
   // The warm-up's receipts count too: at least every measured lookup that asked for one got it.
   console.log(`receipts written: ${(await receiptsIssued()) - issuedBefore} (${askedFor} measured lookups asked for one)`);
+  // What each receipt keeps on disk: its sealed text (in TOAST past about 2 KB), by lookup.
+  const kept = await (await database()).rows<{ lookup: string; bytes: number }>(
+    sql`select lookup::text as lookup, avg(octet_length(receipt_sealed))::int as bytes from constancias where receipt_sealed is not null group by lookup order by lookup`,
+  );
+  console.log(`a receipt's sealed text, on average: ${kept.map((row) => `${row.lookup} ${(Number(row.bytes) / 1024).toFixed(1)} KB`).join(', ')}`);
   if (!('unavailable' in counter)) await counter.close();
   if (profileDirectory) {
     await app.stop();
