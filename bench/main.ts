@@ -845,10 +845,10 @@ main()
     process.exit(code);
   });
 
-/** Receipts on against receipts off, on the same instance, interleaved so that drift hits both alike. */
 /** Issue 68: receipts on within 5 % of receipts off, p50 and p99. */
 const RECEIPT_BOUND = 1.05;
 
+/** Receipts on against receipts off, on the same instance, interleaved so that drift hits both alike. */
 async function constanciasPhase(app: BenchApp, lookups: Record<string, { path: string; body: unknown }>, headers: Record<string, string>, profileDirectory: string | undefined): Promise<void> {
   const windows = { off: [] as TimeWindow[], on: [] as TimeWindow[] };
   const calls = { off: 0, on: 0 };
