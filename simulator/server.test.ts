@@ -125,6 +125,21 @@ describe('simulator latency and faults', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(115);
   });
 
+  it('adds the latency setLatency gives to every answer from then on, until set back', async () => {
+    const timed = async () => {
+      const started = performance.now();
+      expect((await catalog('identidad', { nit_consulta: sample.individual.nit })).status).toBe(200);
+      return performance.now() - started;
+    };
+    simulator.setLatency({ latencyMs: 300 });
+    try {
+      expect(await timed()).toBeGreaterThanOrEqual(295);
+    } finally {
+      simulator.setLatency({ latencyMs: 0 });
+    }
+    expect(await timed()).toBeLessThan(295);
+  });
+
   it('counts the lookups it has not answered yet', async () => {
     expect(simulator.lookupsInFlight()).toBe(0);
     const pending = Promise.all([1, 2].map(() => catalog('identidad', { nit_consulta: sample.individual.nit }, { [LATENCY_HEADER]: '2000' })));

@@ -73,6 +73,8 @@ export interface RunningSimulator {
   amendTaxpayer(nit: string, amendment: TaxpayerAmendment): void;
   /** Replaces the run's faults from now on (tests: an upstream that goes down and comes back). */
   setFaults(faults: RunFault[] | string): void;
+  /** Replaces the latency added to every lookup's answer from now on (the bench: one instance measured at zero latency, then at a source's). */
+  setLatency(latency: { latencyMs: number; latencyJitterMs?: number }): void;
   /** The FEL certifier: what it certified, how often per identifier, and its faults. */
   fel: FelSimControl;
   /** Recurrente: its checkouts and payments, the webhooks it sent, its clock and its faults. */
@@ -245,6 +247,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     lookupsInFlight: () => lookupsInFlight,
     setFaults(faults) {
       faultPlan = createFaultPlan({ runFaults: typeof faults === 'string' ? parseFaultSpec(faults) : faults, seed });
+    },
+    setLatency({ latencyMs, latencyJitterMs = 0 }) {
+      timing.latencyMs = latencyMs;
+      timing.latencyJitterMs = latencyJitterMs;
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
