@@ -68,7 +68,7 @@ registerDirectAnswerer(async (path, search, method, header) => {
   const answer = pageAnswer(page, newNonce());
   return {
     status: 200,
-    headers: { ...headers, 'Content-Security-Policy': answer.contentSecurityPolicy, 'content-type': page.contentType, 'cache-control': page.cacheControl, 'content-length': String(answer.length) },
+    headers: { ...headers, 'Content-Security-Policy': answer.contentSecurityPolicy, 'content-type': page.contentType, 'Cache-Control': page.cacheControl, 'content-length': String(answer.length) },
     body: answer.chunks,
   };
 });

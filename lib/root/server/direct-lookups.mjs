@@ -27,11 +27,13 @@ export async function answerLookup(lookup, response, log) {
   }
   // The client is gone: nobody reads the answer (the lookup ran to its end as the status says).
   if (response.destroyed) return;
-  for (const name in answer.headers) response.setHeader(name, answer.headers[name]);
   // Headers and body leave in one write, with a Content-Length (GatewayResponse.writeHead still
-  // adds what a lookup's answer lacks).
-  response.statusCode = answer.status;
-  response.end(answer.body ?? undefined);
+  // adds what a lookup's answer lacks). Given to writeHead at once, Node keeps the headers as they
+  // are instead of storing a copy of each through setHeader.
+  const body = answer.body ?? undefined;
+  answer.headers['content-length'] = body === undefined ? '0' : String(Buffer.byteLength(body));
+  response.writeHead(answer.status, answer.headers);
+  response.end(body);
 }
 
 /**

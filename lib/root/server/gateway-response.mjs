@@ -18,9 +18,15 @@ export function gatewayResponseClass(baselineHeaders) {
     // res.end() and res.write() without writeHead() come through here too (_implicitHeader).
     writeHead(...args) {
       if (!this.headersSent) {
-        for (const [name, value] of baselineHeaders) if (!this.hasHeader(name)) this.setHeader(name, value);
+        // writeHead(status[, reason], headers): headers given here count as set. A lookup's answer
+        // (direct-lookups.mjs) gives them all, so nothing is set apart and Node writes the given
+        // object as it is, without a setHeader for each; the given object is never changed (a
+        // cached page's is given again).
+        const given = args.find((arg, index) => index > 0 && typeof arg === 'object' && arg !== null && !Array.isArray(arg));
+        const has = given ? (name) => Object.hasOwn(given, name) || Object.hasOwn(given, name.toLowerCase()) || this.hasHeader(name) : (name) => this.hasHeader(name);
+        for (const [name, value] of baselineHeaders) if (!has(name)) this.setHeader(name, value);
         // API answers are never stored (docs/decisions.md); the ones outside the proxy say so too.
-        if (!this.hasHeader('cache-control') && API_PATH.test(this.req.url)) this.setHeader('Cache-Control', 'no-store');
+        if (!has('Cache-Control') && API_PATH.test(this.req.url)) this.setHeader('Cache-Control', 'no-store');
         // Answered before its request body was all here (a body past the limit, a declared length
         // past it, a refusal before the body is read): the connection cannot carry another request
         // until the rest is read, so it closes after this answer instead of being left half-read,
