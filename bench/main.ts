@@ -863,6 +863,14 @@ const RECEIPT_BOUND = 1.05;
 const SOURCES_LATENCY_MS = 200;
 const SOURCES_JITTER_MS = 100;
 
+/** One run of a lookup with receipts off or on; its times and the threads' CPU are per lookup. */
+interface ReceiptRun {
+  result: LoadResult;
+  databaseMs: number;
+  cpuMs: number;
+  threads: ThreadCpu;
+}
+
 interface ReceiptPass {
   title: string;
   /** The simulator's latency for a number of connections, or none: whatever the run was given. */
@@ -901,7 +909,7 @@ async function constanciasPhase(
   const { sql } = await import('drizzle-orm');
   const receiptsIssued = async () => Number((await (await database()).rows<{ n: string }>(sql`select count(*) as n from constancias`))[0]!.n);
   const issuedBefore = await receiptsIssued();
-  let askedFor = 0;
+  const phaseStarted = new Date();
   // PostgreSQL's own time per lookup (pg_stat_statements' execution time), beside the app's CPU.
   const counter = await statementCounter(process.env.DATABASE_URL!);
   if ('unavailable' in counter) console.log(`[bench] database time not measured: ${counter.unavailable}`);
@@ -911,9 +919,21 @@ async function constanciasPhase(
     const result = await run();
     return { result, databaseMs: (await databaseMs()) / result.calls };
   };
-  const given = SOURCE_LATENCY_MS || SOURCE_JITTER_MS ? `the simulator's latency as given (${SOURCE_LATENCY_MS} ms${SOURCE_JITTER_MS ? `, up to ${SOURCE_JITTER_MS} ms more` : ''})` : 'the simulator at zero latency, as given';
+  /** One run with receipts off or on: its load, and the instance's CPU (whole and by thread) and PostgreSQL's time per lookup. */
+  const measured = async (lookup: { path: string; body: unknown }, connections: number, withReceipt: boolean): Promise<ReceiptRun> => {
+    const side = withReceipt ? 'on' : 'off';
+    const threadsBefore = cpuByThreadMs(app.pid);
+    const cpuBefore = cpuTimeMs(app.pid);
+    const startedUs = monotonicMicroseconds();
+    const { result, databaseMs } = await timed(() => runLoad(targetOf(lookup, withReceipt), connections, SECONDS * 1000, 1000));
+    windows[side].push({ fromUs: startedUs, toUs: monotonicMicroseconds() });
+    calls[side] += result.calls;
+    // The counter's reads fall inside the CPU readings: the instance does nothing for them.
+    return { result, databaseMs, cpuMs: (cpuTimeMs(app.pid) - cpuBefore) / result.calls, threads: threadCpuPerCall(threadsBefore, cpuByThreadMs(app.pid), result.calls) };
+  };
+  const givenTitle = SOURCE_LATENCY_MS || SOURCE_JITTER_MS ? `the simulator's latency as given (${SOURCE_LATENCY_MS} ms${SOURCE_JITTER_MS ? `, up to ${SOURCE_JITTER_MS} ms more` : ''})` : 'the simulator at zero latency, as given';
   const passes: ReceiptPass[] = SOURCE_LATENCY_GIVEN
-    ? [{ title: given, judged: true }]
+    ? [{ title: givenTitle, judged: true }]
     : [
         { title: 'the simulator at zero latency: what a receipt costs the gateway (not judged: 5 % of a lookup here is less than its signature)', latency: () => ({ latencyMs: 0, latencyJitterMs: 0 }), judged: false },
         {
@@ -929,52 +949,27 @@ async function constanciasPhase(
     for (const [name, lookup] of Object.entries(lookups)) {
       for (const connections of CONNECTIONS) {
         if (pass.latency) simulator.setLatency(pass.latency(connections));
-        const runs: Array<{ off: LoadResult; on: LoadResult; offCpu: number; onCpu: number; offDb: number; onDb: number; offThreads: ThreadCpu; onThreads: ThreadCpu }> = [];
-        for (let rep = 0; rep < REPS; rep++) {
-          const offThreadsBefore = cpuByThreadMs(app.pid);
-          const offBefore = cpuTimeMs(app.pid);
-          const offStartedUs = monotonicMicroseconds();
-          const { result: off, databaseMs: offDb } = await timed(() => runLoad(targetOf(lookup, false), connections, SECONDS * 1000, 1000));
-          windows.off.push({ fromUs: offStartedUs, toUs: monotonicMicroseconds() });
-          calls.off += off.calls;
-          const onThreadsBefore = cpuByThreadMs(app.pid);
-          const onBefore = cpuTimeMs(app.pid);
-          const onStartedUs = monotonicMicroseconds();
-          const { result: on, databaseMs: onDb } = await timed(() => runLoad(targetOf(lookup, true), connections, SECONDS * 1000, 1000));
-          windows.on.push({ fromUs: onStartedUs, toUs: monotonicMicroseconds() });
-          calls.on += on.calls;
-          askedFor += on.calls;
-          // The counter's reads fall between the two CPU readings: the instance does nothing for them.
-          runs.push({
-            off,
-            on,
-            offCpu: (onBefore - offBefore) / off.calls,
-            onCpu: (cpuTimeMs(app.pid) - onBefore) / on.calls,
-            offDb,
-            onDb,
-            offThreads: threadCpuPerCall(offThreadsBefore, onThreadsBefore, off.calls),
-            onThreads: threadCpuPerCall(onThreadsBefore, cpuByThreadMs(app.pid), on.calls),
-          });
-        }
+        const runs: Array<{ off: ReceiptRun; on: ReceiptRun }> = [];
+        for (let rep = 0; rep < REPS; rep++) runs.push({ off: await measured(lookup, connections, false), on: await measured(lookup, connections, true) });
         const m = (pick: (run: (typeof runs)[number]) => number) => median(runs.map(pick));
-        const p50Ratio = m((r) => r.on.p50Ms) / m((r) => r.off.p50Ms);
-        const p99Ratio = m((r) => r.on.p99Ms) / m((r) => r.off.p99Ms);
+        const p50Ratio = m((r) => r.on.result.p50Ms) / m((r) => r.off.result.p50Ms);
+        const p99Ratio = m((r) => r.on.result.p99Ms) / m((r) => r.off.result.p99Ms);
         const cell = (rps: number, p50: number, p99: number) => `${rps.toFixed(0).padStart(6)} ${p50.toFixed(2).padStart(6)} ${p99.toFixed(2).padStart(7)}`;
         console.log(
           [
             name.padEnd(9),
             String(connections).padStart(5),
-            cell(m((r) => r.off.requestsPerSecond), m((r) => r.off.p50Ms), m((r) => r.off.p99Ms)).padEnd(30),
-            cell(m((r) => r.on.requestsPerSecond), m((r) => r.on.p50Ms), m((r) => r.on.p99Ms)).padEnd(30),
+            cell(m((r) => r.off.result.requestsPerSecond), m((r) => r.off.result.p50Ms), m((r) => r.off.result.p99Ms)).padEnd(30),
+            cell(m((r) => r.on.result.requestsPerSecond), m((r) => r.on.result.p50Ms), m((r) => r.on.result.p99Ms)).padEnd(30),
             `${p50Ratio.toFixed(3).padStart(6)} ${p99Ratio.toFixed(3).padStart(6)}`,
-            `${m((r) => r.offCpu).toFixed(2).padStart(6)} ${m((r) => r.onCpu).toFixed(2).padStart(5)}`,
-            `${m((r) => r.offDb).toFixed(2).padStart(8)} ${m((r) => r.onDb).toFixed(2).padStart(5)}`,
+            `${m((r) => r.off.cpuMs).toFixed(2).padStart(6)} ${m((r) => r.on.cpuMs).toFixed(2).padStart(5)}`,
+            `${m((r) => r.off.databaseMs).toFixed(2).padStart(8)} ${m((r) => r.on.databaseMs).toFixed(2).padStart(5)}`,
             pass.judged ? (p50Ratio <= RECEIPT_BOUND && p99Ratio <= RECEIPT_BOUND ? 'within' : 'over').padStart(7) : '',
-            m((r) => r.off.errors + r.on.errors) ? `  (errors: ${m((r) => r.off.errors)} off, ${m((r) => r.on.errors)} on)` : '',
+            m((r) => r.off.result.errors + r.on.result.errors) ? `  (errors: ${m((r) => r.off.result.errors)} off, ${m((r) => r.on.result.errors)} on)` : '',
           ].join('  ').trimEnd(),
         );
         threadRows.push(
-          [name.padEnd(9), String(connections).padStart(5), ...THREAD_KINDS.map((kind) => `${m((r) => r.offThreads[kind]).toFixed(3).padStart(6)} ${m((r) => r.onThreads[kind]).toFixed(3).padStart(6)}`.padStart(22))].join('  '),
+          [name.padEnd(9), String(connections).padStart(5), ...THREAD_KINDS.map((kind) => `${m((r) => r.off.threads[kind]).toFixed(3).padStart(6)} ${m((r) => r.on.threads[kind]).toFixed(3).padStart(6)}`.padStart(22))].join('  '),
         );
       }
     }
@@ -983,10 +978,11 @@ async function constanciasPhase(
     for (const row of threadRows) console.log(row);
   }
   // The warm-up's receipts count too: at least every measured lookup that asked for one got it.
-  console.log(`receipts written: ${(await receiptsIssued()) - issuedBefore} (${askedFor} measured lookups asked for one)`);
-  // What each receipt keeps on disk: its sealed text (in TOAST past about 2 KB), by lookup.
+  console.log(`receipts written: ${(await receiptsIssued()) - issuedBefore} (${calls.on} measured lookups asked for one)`);
+  // What each receipt of this run keeps on disk (the database may hold earlier runs'): its sealed
+  // text (in TOAST past about 2 KB), by lookup.
   const kept = await (await database()).rows<{ lookup: string; bytes: number }>(
-    sql`select lookup::text as lookup, avg(octet_length(receipt_sealed))::int as bytes from constancias where receipt_sealed is not null group by lookup order by lookup`,
+    sql`select lookup::text as lookup, avg(octet_length(receipt_sealed))::int as bytes from constancias where receipt_sealed is not null and issued_at >= ${phaseStarted.toISOString()}::timestamptz group by lookup order by lookup`,
   );
   console.log(`a receipt's sealed text, on average: ${kept.map((row) => `${row.lookup} ${(Number(row.bytes) / 1024).toFixed(1)} KB`).join(', ')}`);
   if (!('unavailable' in counter)) await counter.close();
