@@ -14,19 +14,19 @@ const API_PATH = /^\/api(\/|\?|$)/;
  * set all of them and pay nothing more.
  */
 export function gatewayResponseClass(baselineHeaders) {
+  const baseline = baselineHeaders.map(([name, value]) => [name, name.toLowerCase(), value]);
   return class GatewayResponse extends http.ServerResponse {
     // res.end() and res.write() without writeHead() come through here too (_implicitHeader).
-    writeHead(...args) {
+    writeHead(statusCode, reason, headers) {
       if (!this.headersSent) {
-        // writeHead(status[, reason], headers): headers given here count as set. A lookup's answer
-        // (direct-lookups.mjs) gives them all, so nothing is set apart and Node writes the given
-        // object as it is, without a setHeader for each; the given object is never changed (a
-        // cached page's is given again).
-        const given = args.find((arg, index) => index > 0 && typeof arg === 'object' && arg !== null && !Array.isArray(arg));
-        const has = given ? (name) => Object.hasOwn(given, name) || Object.hasOwn(given, name.toLowerCase()) || this.hasHeader(name) : (name) => this.hasHeader(name);
-        for (const [name, value] of baselineHeaders) if (!has(name)) this.setHeader(name, value);
+        // writeHead(status[, reason][, headers]): headers given here count as set. A lookup's
+        // answer (direct-lookups.mjs) gives them all, so none is set apart and Node writes the
+        // object as given, without a setHeader for each. The object is never changed: a cached
+        // page's is given again.
+        const given = headerObject(reason) ?? headerObject(headers);
+        for (const [name, lowerName, value] of baseline) if (!isSet(this, given, name, lowerName)) this.setHeader(name, value);
         // API answers are never stored (docs/decisions.md); the ones outside the proxy say so too.
-        if (!has('Cache-Control') && API_PATH.test(this.req.url)) this.setHeader('Cache-Control', 'no-store');
+        if (!isSet(this, given, 'Cache-Control', 'cache-control') && API_PATH.test(this.req.url)) this.setHeader('Cache-Control', 'no-store');
         // Answered before its request body was all here (a body past the limit, a declared length
         // past it, a refusal before the body is read): the connection cannot carry another request
         // until the rest is read, so it closes after this answer instead of being left half-read,
@@ -36,7 +36,7 @@ export function gatewayResponseClass(baselineHeaders) {
           closeAfterTheClientStops(this.socket);
         }
       }
-      return super.writeHead(...args);
+      return super.writeHead(statusCode, reason, headers);
     }
 
     // Next sends an answer's headers on their own (res.flushHeaders() right before the first chunk),
@@ -53,6 +53,16 @@ export function gatewayResponseClass(baselineHeaders) {
       return super.flushHeaders();
     }
   };
+}
+
+/** writeHead's headers argument when it is an object of names (not raw [name, value] pairs). */
+function headerObject(argument) {
+  return typeof argument === 'object' && argument !== null && !Array.isArray(argument) ? argument : undefined;
+}
+
+/** Whether an answer has a header: set on it, or in the object given to writeHead under either spelling. */
+function isSet(response, given, name, lowerName) {
+  return (given !== undefined && (Object.hasOwn(given, name) || Object.hasOwn(given, lowerName))) || response.hasHeader(name);
 }
 
 /**
