@@ -4,7 +4,14 @@
 // clients, the settlement and record in one statement (the registries' record, with the journal's
 // intent note), the same PostgreSQL client and pool settings, and the same JSON out. No Next, no
 // stages, no limiter, admission queue, metrics, traces or log lines. Spawned by bench/main.ts with
-// the instance's environment (node --import tsx, so `@/` resolves); says "listening" on stdout.
+// the instance's environment (node --import tsx, so `@/` resolves); says "listening" on stdout
+// once it answers.
+//
+// With FLOOR_WITH_APP=1 (`npm run bench -- --floor-in-app`) the same floor runs in a process that
+// also carries the whole app: Next's build prepared, its instrumentation started (migrations,
+// jobs, runners) by a first request as server.mjs makes it, its pages served once, and every path
+// but the lookups' handed to Next. The lookups still take the floor's own path; what they cost here
+// beyond the plain floor is what the process costs them, not what the gateway does for them.
 import http from 'node:http';
 import { database } from '@/db/client';
 import { outcomeUnknownRecord, placeHold, settleHold, voidHoldUnrecorded } from '@/lib/core/billing/holds';
@@ -144,13 +151,38 @@ const ANSWERERS = new Map<string, Answerer>([
   ...Object.entries(CATALOGS_BY_PATH_NAME).map(([name, catalog]): [string, Answerer] => [`/api/catalogos/${name}`, catalogLookup(catalog as CatalogName)]),
 ]);
 
+/** The pages the floor with the app serves once before it says it listens: the console's, the portal's and the public ones. */
+const APP_PAGES = ['/api/health', '/admin/login', '/portal/ingresar', '/docs', '/estado', '/verificar'];
+
+/**
+ * Next prepared in this process, as server.mjs prepares it (the wrapper's mark, the socket address
+ * in x-gateway-peer-ip), or null without FLOOR_WITH_APP.
+ */
+async function appHandler(): Promise<http.RequestListener | null> {
+  if (process.env.FLOOR_WITH_APP !== '1') return null;
+  const { SERVER_BRIDGES } = await import('@/lib/platform/runtime/server-bridges.mjs');
+  (globalThis as Record<symbol, unknown>)[SERVER_BRIDGES.serverWrapper] = true;
+  // As bench/app.ts starts the instance: its own address is its public one.
+  process.env.NEXTAUTH_URL = `http://127.0.0.1:${process.env.PORT}`;
+  const { default: next } = await import('next');
+  const app = next({ dev: false, hostname: '127.0.0.1', port: Number(process.env.PORT) });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  return (request, response) => {
+    request.headers['x-gateway-peer-ip'] = request.socket.remoteAddress ?? '';
+    void handle(request, response);
+  };
+}
+
 async function main(): Promise<void> {
   // What the instance has ready before its first lookup: the pool, the directory, the journal.
   await database();
   await startRecordJournal(process.env.RECORD_JOURNAL_DIR ?? 'floor-record-journal');
   await integrationDirectory().start();
+  const app = await appHandler();
   const server = http.createServer((request, response) => {
     const answerer = request.method === 'POST' ? ANSWERERS.get(request.url ?? '') : undefined;
+    if (!answerer && app) return app(request, response);
     const requestId = newRequestId();
     const answered = answerer ? answerer(request, requestId) : Promise.resolve(refused(404, requestId));
     answered
@@ -163,7 +195,15 @@ async function main(): Promise<void> {
       });
   });
   server.keepAliveTimeout = 60_000;
-  server.listen(Number(process.env.PORT), '127.0.0.1', () => console.log('listening'));
+  await new Promise<void>((resolve) => server.listen(Number(process.env.PORT), '127.0.0.1', resolve));
+  if (app) {
+    for (const page of APP_PAGES) {
+      const answer = await fetch(`http://127.0.0.1:${process.env.PORT}${page}`);
+      await answer.arrayBuffer();
+      if (answer.status !== 200) throw new Error(`the floor's app answered ${page} with ${answer.status}`);
+    }
+  }
+  console.log('listening');
   process.on('SIGTERM', () => server.close(() => process.exit(0)));
 }
 

@@ -7,6 +7,9 @@
 //   And (c) the floor (bench/floor-server.ts): plain node:http doing the lookup's own I/O with the
 //   same modules, no Next and no middleware; printed as the gateway's CPU per lookup over the
 //   floor's and its throughput as a share of the floor's (issue 70: at most 1.2x, at least 80 %).
+//   --floor-in-app runs the same floor a second time in a process that also carries the whole app
+//   (Next prepared, its jobs started, its pages served) and splits the gateway's CPU over the floor
+//   into what the process costs the floor's own lookups and what the gateway's duties cost beyond it.
 // npm run bench -- --profile
 //   The same runs (one repetition) with the app under --cpu-prof; prints the functions with the
 //   most self time and where the profiles are.
@@ -106,6 +109,8 @@ const { values } = benchArguments('npm run bench', import.meta.filename, {
     // After the runs (or the soak), the instance writes a heap snapshot and the bench prints what
     // kinds of object hold its heap (bench/heap.ts).
     heap: { type: 'boolean', default: false },
+    // The floor again, in a process that carries the app too (bench/floor-server.ts, FLOOR_WITH_APP).
+    'floor-in-app': { type: 'boolean', default: false },
   },
 });
 const HEAP = values.heap;
@@ -125,6 +130,7 @@ const TWO_INSTANCE_CONNECTIONS = SOURCE_LATENCY_MS > 0 ? '256' : '50';
 const CONNECTIONS = (values.connections ?? (TWO_INSTANCES ? TWO_INSTANCE_CONNECTIONS : values.compare ? '50' : '1,50')).split(',').map(Number);
 const SELECTED_LOOKUPS = values.lookups?.split(',');
 const PROFILE = values.profile;
+const FLOOR_IN_APP = values['floor-in-app'];
 const REPS = PROFILE ? 1 : Number(values.reps);
 const SOAK_SECONDS = values.soak ? Number(values.soak) : undefined;
 const STAGES = values.stages;
@@ -345,6 +351,10 @@ async function main(): Promise<void> {
     floorProfileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${floorProfileDirectory}`] : [],
   );
   cleanups.push(() => floor.stop());
+  const floorInApp = FLOOR_IN_APP
+    ? await startFloorServer({ ...appEnv, RECORD_JOURNAL_DIR: path.join(path.dirname(bareResponsesFile), 'floor-in-app-record-journal'), FLOOR_WITH_APP: '1' })
+    : undefined;
+  if (floorInApp) cleanups.push(() => floorInApp.stop());
 
   // Measured warm, as production runs: each lookup and its bare route for --warmup seconds first.
   // On a fresh instance the first lookup measured paid for V8 compiling the gateway's code (cui_nit's
@@ -355,6 +365,7 @@ async function main(): Promise<void> {
       target([`${app.baseUrl}${lookup.path}`], lookup.body),
       target([`${app.baseUrl}/api/bench/bare?lookup=${name}`], lookup.body),
       target([`${floor.baseUrl}${lookup.path}`], lookup.body),
+      ...(floorInApp ? [target([`${floorInApp.baseUrl}${lookup.path}`], lookup.body)] : []),
     ]),
     Math.max(...CONNECTIONS),
     WARMUP_SECONDS,
@@ -372,6 +383,7 @@ async function main(): Promise<void> {
   const stageRows: string[] = [];
   const nextRows: string[] = [];
   const floorRows: string[] = [];
+  const floorInAppRows: string[] = [];
   const threadRows: string[] = [];
   // When the gateway ran (the profile counts only these spans) and how many lookups it answered then.
   const gatewayWindows: TimeWindow[] = [];
@@ -394,6 +406,7 @@ async function main(): Promise<void> {
         gatewayCpuMs: number;
         bareCpuMs: number;
         floorCpuMs: number;
+        floorInAppCpuMs: number;
         gatewayThreads: ThreadCpu;
         floorThreads: ThreadCpu;
       }> = [];
@@ -426,7 +439,8 @@ async function main(): Promise<void> {
         floorCalls += floorRun.calls;
         const floorCpuMs = (cpuTimeMs(floor.pid) - floorCpuBefore) / floorRun.calls;
         const floorThreads = threadCpuPerCall(floorThreadsBefore, cpuByThreadMs(floor.pid), floorRun.calls);
-        runs.push({ gateway, bare, plain, source, floor: floorRun, statements, gatewayCpuMs, bareCpuMs, floorCpuMs, gatewayThreads, floorThreads });
+        const floorInAppCpuMs = floorInApp ? await cpuPerLookup(floorInApp.pid, () => runLoad(target([`${floorInApp.baseUrl}${lookup.path}`], lookup.body), connections, SECONDS * 1000, 1000)) : Number.NaN;
+        runs.push({ gateway, bare, plain, source, floor: floorRun, statements, gatewayCpuMs, bareCpuMs, floorCpuMs, floorInAppCpuMs, gatewayThreads, floorThreads });
         if (appLog && rep === REPS - 1) stageRows.push(stageRow(name, connections, gateway, readLookupLines(appLog, logOffset)));
       }
       const m = (pick: (run: (typeof runs)[number]) => number) => median(runs.map(pick));
@@ -478,6 +492,17 @@ async function main(): Promise<void> {
           floorCells.errors ? `  (floor errors: ${floorCells.errors})` : '',
         ].join('  '),
       );
+      if (floorInApp) {
+        floorInAppRows.push(
+          [
+            name.padEnd(9),
+            String(connections).padStart(5),
+            `${m((r) => r.floorCpuMs).toFixed(2).padStart(9)} ${m((r) => r.floorInAppCpuMs).toFixed(2).padStart(7)} ${m((r) => r.gatewayCpuMs).toFixed(2).padStart(8)}`,
+            `${m((r) => r.floorInAppCpuMs / r.floorCpuMs).toFixed(2).padStart(22)}x`,
+            `${m((r) => r.gatewayCpuMs / r.floorInAppCpuMs).toFixed(2).padStart(26)}x`,
+          ].join('  '),
+        );
+      }
       threadRows.push(
         [
           name.padEnd(9),
@@ -530,6 +555,12 @@ async function main(): Promise<void> {
   console.log(`lookup     conns  ${THREAD_KINDS.map((kind) => `${kind} gw floor`.padStart(22)).join('  ')}`);
   for (const row of threadRows) console.log(row);
   console.log(`floor RSS after the runs: ${residentMemory(floor.pid).rssMiB.toFixed(0)} MiB`);
+  if (floorInApp) {
+    console.log("\nThe floor in the app's process (--floor-in-app): the floor's own lookups, in a process that also carries the app (Next prepared, its jobs started, its pages served)");
+    console.log('lookup     conns   CPU ms floor  in app  gateway   in app / floor (the process)   gateway / in app (its duties)');
+    for (const row of floorInAppRows) console.log(row);
+    console.log(`floor in the app's process: RSS after the runs ${residentMemory(floorInApp.pid).rssMiB.toFixed(0)} MiB`);
+  }
   console.log('\nNext.js itself: the same answer from a plain node:http server and from the bare route handler (times in ms)');
   console.log('lookup     conns     plain req/s p50 p99    bare req/s p50 p99    Next p50 Next p99  bare/plain');
   for (const row of nextRows) console.log(row);
@@ -670,12 +701,23 @@ interface ChildServer {
   stopped: () => Promise<void>;
 }
 
-/** A bench server (`node ...args`) on a free port of 127.0.0.1, ready once it printed its first line. */
+/**
+ * A bench server (`node ...args`) on a free port of 127.0.0.1, ready once it printed "listening"
+ * on a line of its own (the floor with the app has the app's log lines on stdout too, read and
+ * dropped so that a full pipe never stops it).
+ */
 async function startChildServer(args: string[], env: Record<string, string>, name: string): Promise<ChildServer> {
   const port = await freePort();
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
-    child.stdout.once('data', () => resolve());
+    let output = '';
+    let listening = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (listening) return;
+      output += chunk.toString('utf8');
+      listening = /^listening$/m.test(output);
+      if (listening) resolve();
+    });
     child.once('exit', (code) => reject(new Error(`${name} exited with code ${code}`)));
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -688,6 +730,13 @@ async function startChildServer(args: string[], env: Record<string, string>, nam
       await exited;
     },
   };
+}
+
+/** The CPU (user and system, /proc) a process spent per lookup answered during `run`. */
+async function cpuPerLookup(pid: number, run: () => Promise<LoadResult>): Promise<number> {
+  const before = cpuTimeMs(pid);
+  const result = await run();
+  return (cpuTimeMs(pid) - before) / result.calls;
 }
 
 /** Issue 70's bound on an instance's resident memory after the bench (once quiet) and through the soak. */
