@@ -9,7 +9,8 @@
 //   floor's and its throughput as a share of the floor's (issue 70: at most 1.2x, at least 80 %).
 //   --floor-in-app runs the same floor a second time in a process that also carries the whole app
 //   (Next prepared, its jobs started, its pages served) and splits the gateway's CPU over the floor
-//   into what the process costs the floor's own lookups and what the gateway's duties cost beyond it.
+//   into what the process costs the floor's own lookups and what the gateway's duties cost beyond it
+//   (with --profile, also by file against the floor in the app's process: the duties alone).
 // npm run bench -- --profile
 //   The same runs (one repetition) with the app under --cpu-prof; prints the functions with the
 //   most self time and where the profiles are.
@@ -351,8 +352,13 @@ async function main(): Promise<void> {
     floorProfileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${floorProfileDirectory}`] : [],
   );
   cleanups.push(() => floor.stop());
+  // Under --profile too: set against the gateway's, the same process on both sides leaves the duties alone.
+  const floorInAppProfileDirectory = PROFILE && FLOOR_IN_APP ? fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-floor-in-app-profile-')) : undefined;
   const floorInApp = FLOOR_IN_APP
-    ? await startFloorServer({ ...appEnv, RECORD_JOURNAL_DIR: path.join(path.dirname(bareResponsesFile), 'floor-in-app-record-journal'), FLOOR_WITH_APP: '1' })
+    ? await startFloorServer(
+        { ...appEnv, RECORD_JOURNAL_DIR: path.join(path.dirname(bareResponsesFile), 'floor-in-app-record-journal'), FLOOR_WITH_APP: '1' },
+        floorInAppProfileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${floorInAppProfileDirectory}`] : [],
+      )
     : undefined;
   if (floorInApp) cleanups.push(() => floorInApp.stop());
 
@@ -394,6 +400,8 @@ async function main(): Promise<void> {
   // And the floor's runs.
   const floorWindows: TimeWindow[] = [];
   let floorCalls = 0;
+  const floorInAppWindows: TimeWindow[] = [];
+  let floorInAppCalls = 0;
   for (const [name, lookup] of Object.entries(lookups)) {
     for (const connections of CONNECTIONS) {
       const runs: Array<{
@@ -439,7 +447,15 @@ async function main(): Promise<void> {
         floorCalls += floorRun.calls;
         const floorCpuMs = (cpuTimeMs(floor.pid) - floorCpuBefore) / floorRun.calls;
         const floorThreads = threadCpuPerCall(floorThreadsBefore, cpuByThreadMs(floor.pid), floorRun.calls);
-        const floorInAppCpuMs = floorInApp ? await cpuPerLookup(floorInApp.pid, () => runLoad(target([`${floorInApp.baseUrl}${lookup.path}`], lookup.body), connections, SECONDS * 1000, 1000)) : Number.NaN;
+        let floorInAppCpuMs = Number.NaN;
+        if (floorInApp) {
+          const cpuBefore = cpuTimeMs(floorInApp.pid);
+          const startedUs = monotonicMicroseconds();
+          const run = await runLoad(target([`${floorInApp.baseUrl}${lookup.path}`], lookup.body), connections, SECONDS * 1000, 1000);
+          floorInAppWindows.push({ fromUs: startedUs, toUs: monotonicMicroseconds() });
+          floorInAppCalls += run.calls;
+          floorInAppCpuMs = (cpuTimeMs(floorInApp.pid) - cpuBefore) / run.calls;
+        }
         runs.push({ gateway, bare, plain, source, floor: floorRun, statements, gatewayCpuMs, bareCpuMs, floorCpuMs, floorInAppCpuMs, gatewayThreads, floorThreads });
         if (appLog && rep === REPS - 1) stageRows.push(stageRow(name, connections, gateway, readLookupLines(appLog, logOffset)));
       }
@@ -593,6 +609,13 @@ async function main(): Promise<void> {
       printAddedFunctions(gatewayFunctions, gatewayCalls, floorFunctions, floorCalls, 'floor');
       printFilesBeyondFloor(gatewayFunctions, gatewayCalls, floorFunctions, floorCalls);
     }
+    if (floorInApp && floorInAppProfileDirectory) {
+      await floorInApp.stopped();
+      const floorInAppFunctions = selfTimeByFunction(floorInAppProfileDirectory, floorInAppWindows);
+      console.log("\nbeyond the floor in the app's process: the duties alone (µs of self time per lookup, by owner)");
+      printCpuByOwner(selfTimeByOwner(gatewayFunctions), gatewayCalls, selfTimeByOwner(floorInAppFunctions), floorInAppCalls, 'in app');
+      printFilesBeyondFloor(gatewayFunctions, gatewayCalls, floorInAppFunctions, floorInAppCalls, "the floor in the app's process");
+    }
   }
 
   if (BULK) {
@@ -607,7 +630,7 @@ async function main(): Promise<void> {
  * Self time by source file, gateway against floor: the gateway's bundle is minified and the
  * floor's is not, so their functions' names differ where their files (after source maps) do not.
  */
-function printFilesBeyondFloor(gateway: ReturnType<typeof selfTimeByFunction>, gatewayCalls: number, floor: ReturnType<typeof selfTimeByFunction>, floorCalls: number): void {
+function printFilesBeyondFloor(gateway: ReturnType<typeof selfTimeByFunction>, gatewayCalls: number, floor: ReturnType<typeof selfTimeByFunction>, floorCalls: number, baseline = 'the floor'): void {
   const byFile = (functions: ReturnType<typeof selfTimeByFunction>, calls: number) => {
     const files = new Map<string, number>();
     for (const { name, location, selfMs } of functions.values()) {
@@ -622,7 +645,7 @@ function printFilesBeyondFloor(gateway: ReturnType<typeof selfTimeByFunction>, g
     .map((file) => ({ file, gateway: gatewayFiles.get(file) ?? 0, floor: floorFiles.get(file) ?? 0 }))
     .sort((a, b) => b.gateway - b.floor - (a.gateway - a.floor))
     .slice(0, 30);
-  console.log('\nfiles the gateway spends most in beyond the floor (µs of self time per lookup; builtins by name):');
+  console.log(`\nfiles the gateway spends most in beyond ${baseline} (µs of self time per lookup; builtins by name):`);
   console.log(' gateway   floor   added  file');
   for (const row of rows) console.log(`${row.gateway.toFixed(1).padStart(8)}${row.floor.toFixed(1).padStart(8)}${(row.gateway - row.floor).toFixed(1).padStart(8)}  ${row.file}`);
 }
@@ -730,13 +753,6 @@ async function startChildServer(args: string[], env: Record<string, string>, nam
       await exited;
     },
   };
-}
-
-/** The CPU (user and system, /proc) a process spent per lookup answered during `run`. */
-async function cpuPerLookup(pid: number, run: () => Promise<LoadResult>): Promise<number> {
-  const before = cpuTimeMs(pid);
-  const result = await run();
-  return (cpuTimeMs(pid) - before) / result.calls;
 }
 
 /** Issue 70's bound on an instance's resident memory after the bench (once quiet) and through the soak. */
