@@ -619,8 +619,10 @@ async function main(): Promise<void> {
   }
 
   if (BULK) {
-    // Its own instances, with their logs kept: this one's runner would otherwise claim their jobs' items too.
+    // Its own instances, with their logs kept: this one's runner (and the floor in the app's
+    // process's) would otherwise claim their jobs' items too.
     await app.stop();
+    await floorInApp?.stopped();
     const tree = { name: 'gateway', start: (env: Record<string, string>, logFile: string) => startInstance({ ...appEnv, ...env }, [], logFile), headers, scratch: path.dirname(bareResponsesFile) };
     await bulkPhase([tree], BULK, await bulkSettings(appEnv));
   }
