@@ -11,6 +11,10 @@
 //   (Next prepared, its jobs started, its pages served) and splits the gateway's CPU over the floor
 //   into what the process costs the floor's own lookups and what the gateway's duties cost beyond it
 //   (with --profile, also by file against the floor in the app's process: the duties alone).
+//   --lookups-alone runs the gateway's own lookups in a process without Next (bench/lookups-alone-server.ts:
+//   the app's start, the lookup routes' modules, server.mjs's answer), set against the floor and the
+//   gateway: what a process that answered only the lookups would cost them (with --profile, by file
+//   against the floor's profile).
 // npm run bench -- --profile
 //   The same runs (one repetition) with the app under --cpu-prof; prints the functions with the
 //   most self time and where the profiles are.
@@ -112,6 +116,8 @@ const { values } = benchArguments('npm run bench', import.meta.filename, {
     heap: { type: 'boolean', default: false },
     // The floor again, in a process that carries the app too (bench/floor-server.ts, FLOOR_WITH_APP).
     'floor-in-app': { type: 'boolean', default: false },
+    // The gateway's lookups in a process without Next (bench/lookups-alone-server.ts).
+    'lookups-alone': { type: 'boolean', default: false },
   },
 });
 const HEAP = values.heap;
@@ -132,6 +138,7 @@ const CONNECTIONS = (values.connections ?? (TWO_INSTANCES ? TWO_INSTANCE_CONNECT
 const SELECTED_LOOKUPS = values.lookups?.split(',');
 const PROFILE = values.profile;
 const FLOOR_IN_APP = values['floor-in-app'];
+const LOOKUPS_ALONE = values['lookups-alone'];
 const REPS = PROFILE ? 1 : Number(values.reps);
 const SOAK_SECONDS = values.soak ? Number(values.soak) : undefined;
 const STAGES = values.stages;
@@ -361,6 +368,14 @@ async function main(): Promise<void> {
       )
     : undefined;
   if (floorInApp) cleanups.push(() => floorInApp.stop());
+  const lookupsAloneProfileDirectory = PROFILE && LOOKUPS_ALONE ? fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-lookups-alone-profile-')) : undefined;
+  const lookupsAlone = LOOKUPS_ALONE
+    ? await startLookupsAloneServer(
+        { ...appEnv, RECORD_JOURNAL_DIR: path.join(path.dirname(bareResponsesFile), 'lookups-alone-record-journal') },
+        lookupsAloneProfileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${lookupsAloneProfileDirectory}`] : [],
+      )
+    : undefined;
+  if (lookupsAlone) cleanups.push(() => lookupsAlone.stop());
 
   // Measured warm, as production runs: each lookup and its bare route for --warmup seconds first.
   // On a fresh instance the first lookup measured paid for V8 compiling the gateway's code (cui_nit's
@@ -372,6 +387,7 @@ async function main(): Promise<void> {
       target([`${app.baseUrl}/api/bench/bare?lookup=${name}`], lookup.body),
       target([`${floor.baseUrl}${lookup.path}`], lookup.body),
       ...(floorInApp ? [target([`${floorInApp.baseUrl}${lookup.path}`], lookup.body)] : []),
+      ...(lookupsAlone ? [target([`${lookupsAlone.baseUrl}${lookup.path}`], lookup.body)] : []),
     ]),
     Math.max(...CONNECTIONS),
     WARMUP_SECONDS,
@@ -390,6 +406,7 @@ async function main(): Promise<void> {
   const nextRows: string[] = [];
   const floorRows: string[] = [];
   const floorInAppRows: string[] = [];
+  const lookupsAloneRows: string[] = [];
   const threadRows: string[] = [];
   // When the gateway ran (the profile counts only these spans) and how many lookups it answered then.
   const gatewayWindows: TimeWindow[] = [];
@@ -402,6 +419,8 @@ async function main(): Promise<void> {
   let floorCalls = 0;
   const floorInAppWindows: TimeWindow[] = [];
   let floorInAppCalls = 0;
+  const lookupsAloneWindows: TimeWindow[] = [];
+  let lookupsAloneCalls = 0;
   for (const [name, lookup] of Object.entries(lookups)) {
     for (const connections of CONNECTIONS) {
       const runs: Array<{
@@ -415,6 +434,8 @@ async function main(): Promise<void> {
         bareCpuMs: number;
         floorCpuMs: number;
         floorInAppCpuMs: number;
+        lookupsAloneCpuMs: number;
+        lookupsAloneRps: number;
         gatewayThreads: ThreadCpu;
         floorThreads: ThreadCpu;
       }> = [];
@@ -456,7 +477,19 @@ async function main(): Promise<void> {
           floorInAppCalls += run.calls;
           floorInAppCpuMs = (cpuTimeMs(floorInApp.pid) - cpuBefore) / run.calls;
         }
-        runs.push({ gateway, bare, plain, source, floor: floorRun, statements, gatewayCpuMs, bareCpuMs, floorCpuMs, floorInAppCpuMs, gatewayThreads, floorThreads });
+        let lookupsAloneCpuMs = Number.NaN;
+        let lookupsAloneRps = Number.NaN;
+        if (lookupsAlone) {
+          const cpuBefore = cpuTimeMs(lookupsAlone.pid);
+          const startedUs = monotonicMicroseconds();
+          const run = await runLoad(target([`${lookupsAlone.baseUrl}${lookup.path}`], lookup.body), connections, SECONDS * 1000, 1000);
+          if (run.errors > 0) throw new Error(`the lookups without Next answered ${name} with ${run.errors} errors`);
+          lookupsAloneWindows.push({ fromUs: startedUs, toUs: monotonicMicroseconds() });
+          lookupsAloneCalls += run.calls;
+          lookupsAloneCpuMs = (cpuTimeMs(lookupsAlone.pid) - cpuBefore) / run.calls;
+          lookupsAloneRps = run.requestsPerSecond;
+        }
+        runs.push({ gateway, bare, plain, source, floor: floorRun, statements, gatewayCpuMs, bareCpuMs, floorCpuMs, floorInAppCpuMs, lookupsAloneCpuMs, lookupsAloneRps, gatewayThreads, floorThreads });
         if (appLog && rep === REPS - 1) stageRows.push(stageRow(name, connections, gateway, readLookupLines(appLog, logOffset)));
       }
       const m = (pick: (run: (typeof runs)[number]) => number) => median(runs.map(pick));
@@ -519,6 +552,21 @@ async function main(): Promise<void> {
           ].join('  '),
         );
       }
+      if (lookupsAlone) {
+        const aloneRatio = m((r) => r.lookupsAloneCpuMs / r.floorCpuMs);
+        const aloneShare = m((r) => r.lookupsAloneRps / r.floor.requestsPerSecond);
+        lookupsAloneRows.push(
+          [
+            name.padEnd(9),
+            String(connections).padStart(5),
+            `${m((r) => r.floorCpuMs).toFixed(2).padStart(9)} ${m((r) => r.lookupsAloneCpuMs).toFixed(2).padStart(6)} ${m((r) => r.gatewayCpuMs).toFixed(2).padStart(8)}`,
+            `${aloneRatio.toFixed(2).padStart(14)}x`,
+            `${(aloneShare * 100).toFixed(0).padStart(12)} %`,
+            `${m((r) => r.gatewayCpuMs / r.lookupsAloneCpuMs).toFixed(2).padStart(22)}x`,
+            `  ${aloneRatio <= FLOOR_CPU_BOUND ? 'within' : 'over'} ${connections >= 50 ? (aloneShare >= FLOOR_THROUGHPUT_BOUND ? 'within' : 'under') : '-'}`,
+          ].join('  '),
+        );
+      }
       threadRows.push(
         [
           name.padEnd(9),
@@ -577,6 +625,12 @@ async function main(): Promise<void> {
     for (const row of floorInAppRows) console.log(row);
     console.log(`floor in the app's process: RSS after the runs ${residentMemory(floorInApp.pid).rssMiB.toFixed(0)} MiB`);
   }
+  if (lookupsAlone) {
+    console.log("\nThe lookups without Next (--lookups-alone): the gateway's own lookup code, in a process started as the app starts (its settings, jobs, directory and limits) with no Next in it");
+    console.log(`lookup     conns   CPU ms floor  alone  gateway   alone / floor   alone/floor req/s   gateway / alone (Next)  bounds (CPU <= ${FLOOR_CPU_BOUND}x; req/s >= ${FLOOR_THROUGHPUT_BOUND * 100} % at 50)`);
+    for (const row of lookupsAloneRows) console.log(row);
+    console.log(`lookups without Next: RSS after the runs ${residentMemory(lookupsAlone.pid).rssMiB.toFixed(0)} MiB`);
+  }
   console.log('\nNext.js itself: the same answer from a plain node:http server and from the bare route handler (times in ms)');
   console.log('lookup     conns     plain req/s p50 p99    bare req/s p50 p99    Next p50 Next p99  bare/plain');
   for (const row of nextRows) console.log(row);
@@ -616,6 +670,15 @@ async function main(): Promise<void> {
       printCpuByOwner(selfTimeByOwner(gatewayFunctions), gatewayCalls, selfTimeByOwner(floorInAppFunctions), floorInAppCalls, 'in app');
       printFilesBeyondFloor(gatewayFunctions, gatewayCalls, floorInAppFunctions, floorInAppCalls, "the floor in the app's process");
     }
+    if (lookupsAlone && lookupsAloneProfileDirectory && floorProfileDirectory) {
+      await lookupsAlone.stopped();
+      const aloneFunctions = selfTimeByFunction(lookupsAloneProfileDirectory, lookupsAloneWindows);
+      const floorFunctions = selfTimeByFunction(floorProfileDirectory, floorWindows);
+      console.log("\nthe lookups without Next beyond the floor: the gateway's duties in a process of the floor's kind (µs of self time per lookup, by owner; both run from their sources under tsx)");
+      printCpuByOwner(selfTimeByOwner(aloneFunctions), lookupsAloneCalls, selfTimeByOwner(floorFunctions), floorCalls, 'floor', 'alone');
+      printAddedFunctions(aloneFunctions, lookupsAloneCalls, floorFunctions, floorCalls, 'floor');
+      printFilesBeyondFloor(aloneFunctions, lookupsAloneCalls, floorFunctions, floorCalls);
+    }
   }
 
   if (BULK) {
@@ -623,6 +686,7 @@ async function main(): Promise<void> {
     // process's) would otherwise claim their jobs' items too.
     await app.stop();
     await floorInApp?.stopped();
+    await lookupsAlone?.stopped();
     const tree = { name: 'gateway', start: (env: Record<string, string>, logFile: string) => startInstance({ ...appEnv, ...env }, [], logFile), headers, scratch: path.dirname(bareResponsesFile) };
     await bulkPhase([tree], BULK, await bulkSettings(appEnv));
   }
@@ -670,11 +734,11 @@ function printAddedFunctions(gateway: ReturnType<typeof selfTimeByFunction>, gat
  * Next (and Node under it) costs a request that does no gateway work, and the difference is what
  * the lookup adds, including what the lookup's own code makes Next and Node do.
  */
-function printCpuByOwner(gateway: Map<string, number>, gatewayCalls: number, bare: Map<string, number>, bareCalls: number, baseline = 'bare'): void {
+function printCpuByOwner(gateway: Map<string, number>, gatewayCalls: number, bare: Map<string, number>, bareCalls: number, baseline = 'bare', subject = 'gateway'): void {
   const owners = [...new Set([...gateway.keys(), ...bare.keys()])].sort((a, b) => (gateway.get(b) ?? 0) - (gateway.get(a) ?? 0));
   const perCall = (ms: number | undefined, calls: number) => ((ms ?? 0) * 1000) / calls;
   console.log('\nCPU by owner (profile, µs of self time per request; idle left out):');
-  console.log(`${'owner'.padEnd(56)} ${'gateway'.padStart(8)} ${baseline.padStart(8)} ${'added'.padStart(8)}`);
+  console.log(`${'owner'.padEnd(56)} ${subject.padStart(8)} ${baseline.padStart(8)} ${'added'.padStart(8)}`);
   let totals = [0, 0];
   for (const owner of owners) {
     const [g, b] = [perCall(gateway.get(owner), gatewayCalls), perCall(bare.get(owner), bareCalls)];
@@ -773,6 +837,11 @@ const FLOOR_THROUGHPUT_BOUND = 0.8;
  */
 function startFloorServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<ChildServer> {
   return startChildServer([...productionNodeFlags(), ...nodeArgs, '--import', 'tsx', path.join(import.meta.dirname, 'floor-server.ts')], { ...productionStartEnv(), ...env }, 'the floor server');
+}
+
+/** bench/lookups-alone-server.ts on a free port, as the floor server is started. */
+function startLookupsAloneServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<ChildServer> {
+  return startChildServer([...productionNodeFlags(), ...nodeArgs, '--import', 'tsx', path.join(import.meta.dirname, 'lookups-alone-server.ts')], { ...productionStartEnv(), ...env }, 'the lookups without Next');
 }
 
 interface SoakRequest {
