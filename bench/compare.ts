@@ -3,8 +3,9 @@
 //   out beside this one (a git worktree in the system's temporary directory, its own .next-bench),
 //   both are started as production starts them, each on its own database of the same PostgreSQL
 //   server, against the same simulator, and each lookup runs on one, then the other, A B A B…, so
-//   a slower machine or a neighbour's load weighs on both alike. Prints, per lookup, throughput
-//   and app CPU per lookup of both and their ratio. Prints figures; asserts nothing. The worktree
+//   a slower machine or a neighbour's load weighs on both alike. All of it twice: A's instance
+//   started first, then B's (the instance started second runs cheaper, whatever its code). Prints,
+//   per lookup, throughput and app CPU per lookup of both and their ratio. Prints figures; asserts nothing. The worktree
 //   stays for the next run (its build is reused); `git worktree remove <its directory>` drops it.
 //   Then the bulk jobs' phase (bench/bulk.ts) for A and for B, each on its own database, one after
 //   the other.
@@ -142,45 +143,66 @@ export async function compare(options: CompareOptions): Promise<void> {
   };
   const lookups = Object.entries(allLookups).filter(([name]) => !options.lookups || options.lookups.includes(name));
 
-  const started: Array<{ tree: Tree; app: BenchApp; headers: Record<string, string>; appEnv: Record<string, string>; scratch: string }> = [];
-  for (const [index, tree] of [baseline, working].entries()) {
-    const { url, headers } = await prepareDatabase(tree, options.databaseUrl, index);
-    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-compare-'));
-    options.cleanup(() => fs.rmSync(scratch, { recursive: true, force: true }));
-    const appEnv = { ...benchAppEnv(simulator.url, url, scratch), NEXT_DIST_DIR: '.next-bench' };
-    const app = await startBenchApp(appEnv, [], undefined, tree.directory);
-    options.cleanup(() => app.stop());
-    started.push({ tree, app, headers, appEnv, scratch });
-  }
-
   // One lookup sent to one tree's instance, with that tree's integration.
-  const lookupTarget = ({ app, headers }: (typeof started)[number], lookup: { path: string; body: unknown }): LoadTarget => ({
+  const lookupTarget = ({ app, headers }: { app: BenchApp; headers: Record<string, string> }, lookup: { path: string; body: unknown }): LoadTarget => ({
     urls: [`${app.baseUrl}${lookup.path}`],
     headers,
     body: JSON.stringify(lookup.body),
     expectedStatus: 200,
   });
-  for (const tree of started) {
-    await warmUp(
-      lookups.map(([, lookup]) => lookupTarget(tree, lookup)),
-      Math.max(...options.connections),
-      options.warmupSeconds,
-    );
-  }
 
-  console.log(`\n[bench] ${options.seconds} s per run after 1 s of warm-up (each tree warmed first: ${options.warmupSeconds} s of each lookup), A = ${baseline.name}, B = ${working.name}, interleaved A B, ${options.reps} time(s); medians`);
-  console.log('lookup     conns     A req/s    B req/s   B/A   A CPU ms  B CPU ms   B/A');
-  for (const [name, lookup] of lookups) {
-    for (const connections of options.connections) {
-      const runs: Array<Array<{ result: LoadResult; cpuMs: number }>> = [[], []];
-      for (let rep = 0; rep < options.reps; rep++) {
-        for (const [index, tree] of started.entries()) {
-          const before = cpuTimeMs(tree.app.pid);
-          const result = await runLoad(lookupTarget(tree, lookup), connections, options.seconds * 1000, 1000);
-          runs[index]!.push({ result, cpuMs: (cpuTimeMs(tree.app.pid) - before) / result.calls });
+  // Two rounds, the trees' instances and their databases started in one order and then in the
+  // other: with the same commit on both sides, the instance started second read 6 to 19 % cheaper in
+  // CPU a lookup, whichever tree it ran and whichever was measured first (docs/performance.md,
+  // "--compare against itself"). Each round's runs count for their tree, so the position cancels.
+  type Started = { tree: Tree; app: BenchApp; headers: Record<string, string>; appEnv: Record<string, string>; scratch: string };
+  const trees = [baseline, working];
+  const runs = new Map<string, Array<Array<{ result: LoadResult; cpuMs: number }>>>();
+  let secondRound: Started[] = [];
+  for (const [round, order] of [[0, 1], [1, 0]].entries()) {
+    const started: Started[] = [];
+    for (const index of order) {
+      const tree = trees[index]!;
+      const { url, headers } = await prepareDatabase(tree, options.databaseUrl, round * 2 + started.length);
+      const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-compare-'));
+      options.cleanup(() => fs.rmSync(scratch, { recursive: true, force: true }));
+      const appEnv = { ...benchAppEnv(simulator.url, url, scratch), NEXT_DIST_DIR: '.next-bench' };
+      const app = await startBenchApp(appEnv, [], undefined, tree.directory);
+      options.cleanup(() => app.stop());
+      started.push({ tree, app, headers, appEnv, scratch });
+    }
+    for (const each of started) {
+      await warmUp(
+        lookups.map(([, lookup]) => lookupTarget(each, lookup)),
+        Math.max(...options.connections),
+        options.warmupSeconds,
+      );
+    }
+    console.log(`[bench] round ${round + 1} of 2: ${started.map(({ tree }) => (tree === baseline ? 'A' : 'B')).join(' started, warmed and measured before ')}`);
+    for (const [name, lookup] of lookups) {
+      for (const connections of options.connections) {
+        const cell = `${name} ${connections}`;
+        if (!runs.has(cell)) runs.set(cell, [[], []]);
+        for (let rep = 0; rep < options.reps; rep++) {
+          for (const each of started) {
+            const before = cpuTimeMs(each.app.pid);
+            const result = await runLoad(lookupTarget(each, lookup), connections, options.seconds * 1000, 1000);
+            runs.get(cell)![trees.indexOf(each.tree)]!.push({ result, cpuMs: (cpuTimeMs(each.app.pid) - before) / result.calls });
+          }
         }
       }
-      const [a, b] = runs.map((each) => ({
+    }
+    for (const { app } of started) await app.stop();
+    secondRound = trees.map((tree) => started.find((each) => each.tree === tree)!);
+  }
+
+  console.log(
+    `\n[bench] ${options.seconds} s per run after 1 s of warm-up (each tree warmed first: ${options.warmupSeconds} s of each lookup), A = ${baseline.name}, B = ${working.name}, interleaved, ${options.reps} time(s) in each of two rounds (A started first, then B); medians of both rounds`,
+  );
+  console.log('lookup     conns     A req/s    B req/s   B/A   A CPU ms  B CPU ms   B/A');
+  for (const [name] of lookups) {
+    for (const connections of options.connections) {
+      const [a, b] = runs.get(`${name} ${connections}`)!.map((each) => ({
         rps: median(each.map((run) => run.result.requestsPerSecond)),
         cpu: median(each.map((run) => run.cpuMs)),
         errors: median(each.map((run) => run.result.errors)),
@@ -205,8 +227,7 @@ export async function compare(options: CompareOptions): Promise<void> {
   if (options.bulk) {
     // Fresh instances with their logs kept, one tree at a time: a running instance's runner would
     // take its jobs' items, and an idle one would share the machine with the measured one.
-    for (const { app } of started) await app.stop();
-    const trees: BulkTree[] = started.map(({ tree, headers, appEnv, scratch }, index) => ({
+    const bulkTrees: BulkTree[] = secondRound.map(({ tree, headers, appEnv, scratch }, index) => ({
       name: index === 0 ? 'A' : 'B',
       headers,
       scratch,
@@ -217,6 +238,6 @@ export async function compare(options: CompareOptions): Promise<void> {
       },
     }));
     // The working tree's settings (BULK_CONCURRENCY, the share): the tables quote them for both.
-    await bulkPhase(trees, options.bulk, await bulkSettings(started[1]!.appEnv));
+    await bulkPhase(bulkTrees, options.bulk, await bulkSettings(secondRound[1]!.appEnv));
   }
 }

@@ -27,7 +27,8 @@
 //   70's bound (1.9x where the source is slow; 256 connections by default with a source latency).
 // npm run bench -- --compare <git ref> [--connections 50 --seconds 5 --reps 3]
 //   The working tree against that commit, interleaved A B A B, throughput and CPU per lookup of
-//   both and their ratio (bench/compare.ts).
+//   both and their ratio (bench/compare.ts). In two rounds, each tree's instance started first in
+//   one of them: the instance started second runs cheaper whatever its code, and so cancels.
 // --lookups renap,rtu_nits,cui_nit,rtu,omisos runs only those. --warmup 5: before anything is measured, each
 // lookup (and its bare route) runs that many seconds on the instance, so it is measured warm.
 // Then, in the default run and with --compare (both trees), the bulk jobs' phase (bench/bulk.ts): a
