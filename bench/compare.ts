@@ -4,9 +4,10 @@
 //   both are started as production starts them, each on its own database of the same PostgreSQL
 //   server, against the same simulator, and each lookup runs on one, then the other, A B A B…, so
 //   a slower machine or a neighbour's load weighs on both alike. All of it twice: A's instance
-//   started first, then B's (the instance started second runs cheaper, whatever its code). Prints,
-//   per lookup, throughput and app CPU per lookup of both and their ratio. Prints figures; asserts nothing. The worktree
-//   stays for the next run (its build is reused); `git worktree remove <its directory>` drops it.
+//   started first, then B's (the instance started second runs cheaper, whatever its code).
+//   Prints, per lookup, throughput and app CPU per lookup of both and their ratio. Prints figures;
+//   asserts nothing. The worktree stays for the next run (its build is reused); `git worktree
+//   remove <its directory>` drops it.
 //   Then the bulk jobs' phase (bench/bulk.ts) for A and for B, each on its own database, one after
 //   the other.
 import { execFileSync, spawn } from 'node:child_process';

@@ -361,22 +361,21 @@ async function main(): Promise<void> {
   );
   cleanups.push(() => floor.stop());
   // Under --profile too: set against the gateway's, the same process on both sides leaves the duties alone.
-  const floorInAppProfileDirectory = PROFILE && FLOOR_IN_APP ? fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-floor-in-app-profile-')) : undefined;
   const floorInApp = FLOOR_IN_APP
-    ? await startFloorServer(
-        { ...appEnv, RECORD_JOURNAL_DIR: path.join(path.dirname(bareResponsesFile), 'floor-in-app-record-journal'), FLOOR_WITH_APP: '1' },
-        floorInAppProfileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${floorInAppProfileDirectory}`] : [],
-      )
+    ? await startComparedServer('floor-server.ts', "the floor in the app's process", 'floor-in-app', {
+        ...appEnv,
+        RECORD_JOURNAL_DIR: path.join(path.dirname(bareResponsesFile), 'floor-in-app-record-journal'),
+        FLOOR_WITH_APP: '1',
+      })
     : undefined;
-  if (floorInApp) cleanups.push(() => floorInApp.stop());
-  const lookupsAloneProfileDirectory = PROFILE && LOOKUPS_ALONE ? fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-lookups-alone-profile-')) : undefined;
+  if (floorInApp) cleanups.push(() => floorInApp.server.stop());
   const lookupsAlone = LOOKUPS_ALONE
-    ? await startLookupsAloneServer(
-        { ...appEnv, RECORD_JOURNAL_DIR: path.join(path.dirname(bareResponsesFile), 'lookups-alone-record-journal') },
-        lookupsAloneProfileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${lookupsAloneProfileDirectory}`] : [],
-      )
+    ? await startComparedServer('lookups-alone-server.ts', 'the lookups without Next', 'lookups-alone', {
+        ...appEnv,
+        RECORD_JOURNAL_DIR: path.join(path.dirname(bareResponsesFile), 'lookups-alone-record-journal'),
+      })
     : undefined;
-  if (lookupsAlone) cleanups.push(() => lookupsAlone.stop());
+  if (lookupsAlone) cleanups.push(() => lookupsAlone.server.stop());
 
   // Measured warm, as production runs: each lookup and its bare route for --warmup seconds first.
   // On a fresh instance the first lookup measured paid for V8 compiling the gateway's code (cui_nit's
@@ -387,8 +386,7 @@ async function main(): Promise<void> {
       target([`${app.baseUrl}${lookup.path}`], lookup.body),
       target([`${app.baseUrl}/api/bench/bare?lookup=${name}`], lookup.body),
       target([`${floor.baseUrl}${lookup.path}`], lookup.body),
-      ...(floorInApp ? [target([`${floorInApp.baseUrl}${lookup.path}`], lookup.body)] : []),
-      ...(lookupsAlone ? [target([`${lookupsAlone.baseUrl}${lookup.path}`], lookup.body)] : []),
+      ...[floorInApp, lookupsAlone].flatMap((compared) => (compared ? [target([`${compared.server.baseUrl}${lookup.path}`], lookup.body)] : [])),
     ]),
     Math.max(...CONNECTIONS),
     WARMUP_SECONDS,
@@ -418,10 +416,6 @@ async function main(): Promise<void> {
   // And the floor's runs.
   const floorWindows: TimeWindow[] = [];
   let floorCalls = 0;
-  const floorInAppWindows: TimeWindow[] = [];
-  let floorInAppCalls = 0;
-  const lookupsAloneWindows: TimeWindow[] = [];
-  let lookupsAloneCalls = 0;
   for (const [name, lookup] of Object.entries(lookups)) {
     for (const connections of CONNECTIONS) {
       const runs: Array<{
@@ -469,28 +463,25 @@ async function main(): Promise<void> {
         floorCalls += floorRun.calls;
         const floorCpuMs = (cpuTimeMs(floor.pid) - floorCpuBefore) / floorRun.calls;
         const floorThreads = threadCpuPerCall(floorThreadsBefore, cpuByThreadMs(floor.pid), floorRun.calls);
-        let floorInAppCpuMs = Number.NaN;
-        if (floorInApp) {
-          const cpuBefore = cpuTimeMs(floorInApp.pid);
-          const startedUs = monotonicMicroseconds();
-          const run = await runLoad(target([`${floorInApp.baseUrl}${lookup.path}`], lookup.body), connections, SECONDS * 1000, 1000);
-          floorInAppWindows.push({ fromUs: startedUs, toUs: monotonicMicroseconds() });
-          floorInAppCalls += run.calls;
-          floorInAppCpuMs = (cpuTimeMs(floorInApp.pid) - cpuBefore) / run.calls;
-        }
-        let lookupsAloneCpuMs = Number.NaN;
-        let lookupsAloneRps = Number.NaN;
-        if (lookupsAlone) {
-          const cpuBefore = cpuTimeMs(lookupsAlone.pid);
-          const startedUs = monotonicMicroseconds();
-          const run = await runLoad(target([`${lookupsAlone.baseUrl}${lookup.path}`], lookup.body), connections, SECONDS * 1000, 1000);
-          if (run.errors > 0) throw new Error(`the lookups without Next answered ${name} with ${run.errors} errors`);
-          lookupsAloneWindows.push({ fromUs: startedUs, toUs: monotonicMicroseconds() });
-          lookupsAloneCalls += run.calls;
-          lookupsAloneCpuMs = (cpuTimeMs(lookupsAlone.pid) - cpuBefore) / run.calls;
-          lookupsAloneRps = run.requestsPerSecond;
-        }
-        runs.push({ gateway, bare, plain, source, floor: floorRun, statements, gatewayCpuMs, bareCpuMs, floorCpuMs, floorInAppCpuMs, lookupsAloneCpuMs, lookupsAloneRps, gatewayThreads, floorThreads });
+        const comparedRun = (compared: ComparedServer | undefined) => (compared ? measureCompared(compared, target([`${compared.server.baseUrl}${lookup.path}`], lookup.body), connections) : undefined);
+        const floorInAppRun = await comparedRun(floorInApp);
+        const lookupsAloneRun = await comparedRun(lookupsAlone);
+        runs.push({
+          gateway,
+          bare,
+          plain,
+          source,
+          floor: floorRun,
+          statements,
+          gatewayCpuMs,
+          bareCpuMs,
+          floorCpuMs,
+          floorInAppCpuMs: floorInAppRun?.cpuMs ?? Number.NaN,
+          lookupsAloneCpuMs: lookupsAloneRun?.cpuMs ?? Number.NaN,
+          lookupsAloneRps: lookupsAloneRun?.requestsPerSecond ?? Number.NaN,
+          gatewayThreads,
+          floorThreads,
+        });
         if (appLog && rep === REPS - 1) stageRows.push(stageRow(name, connections, gateway, readLookupLines(appLog, logOffset)));
       }
       const m = (pick: (run: (typeof runs)[number]) => number) => median(runs.map(pick));
@@ -624,13 +615,13 @@ async function main(): Promise<void> {
     console.log("\nThe floor in the app's process (--floor-in-app): the floor's own lookups, in a process that also carries the app (Next prepared, its jobs started, its pages served)");
     console.log('lookup     conns   CPU ms floor  in app  gateway   in app / floor (the process)   gateway / in app (its duties)');
     for (const row of floorInAppRows) console.log(row);
-    console.log(`floor in the app's process: RSS after the runs ${residentMemory(floorInApp.pid).rssMiB.toFixed(0)} MiB`);
+    console.log(`floor in the app's process: RSS after the runs ${residentMemory(floorInApp.server.pid).rssMiB.toFixed(0)} MiB`);
   }
   if (lookupsAlone) {
     console.log("\nThe lookups without Next (--lookups-alone): the gateway's own lookup code, in a process started as the app starts (its settings, jobs, directory and limits) with no Next in it");
     console.log(`lookup     conns   CPU ms floor  alone  gateway   alone / floor   alone/floor req/s   gateway / alone (Next)  bounds (CPU <= ${FLOOR_CPU_BOUND}x; req/s >= ${FLOOR_THROUGHPUT_BOUND * 100} % at 50)`);
     for (const row of lookupsAloneRows) console.log(row);
-    console.log(`lookups without Next: RSS after the runs ${residentMemory(lookupsAlone.pid).rssMiB.toFixed(0)} MiB`);
+    console.log(`lookups without Next: RSS after the runs ${residentMemory(lookupsAlone.server.pid).rssMiB.toFixed(0)} MiB`);
   }
   console.log('\nNext.js itself: the same answer from a plain node:http server and from the bare route handler (times in ms)');
   console.log('lookup     conns     plain req/s p50 p99    bare req/s p50 p99    Next p50 Next p99  bare/plain');
@@ -656,29 +647,28 @@ async function main(): Promise<void> {
     const bareFunctions = selfTimeByFunction(profileDirectory, bareWindows);
     printCpuByOwner(selfTimeByOwner(gatewayFunctions), gatewayCalls, selfTimeByOwner(bareFunctions), bareCalls);
     printAddedFunctions(gatewayFunctions, gatewayCalls, bareFunctions, bareCalls);
-    if (floorProfileDirectory) {
-      await floor.stopped();
-      const floorFunctions = selfTimeByFunction(floorProfileDirectory, floorWindows);
+    if (floorProfileDirectory) await floor.stopped();
+    const floorFunctions = floorProfileDirectory ? selfTimeByFunction(floorProfileDirectory, floorWindows) : undefined;
+    if (floorFunctions) {
       console.log("\nbeyond the floor: the same profile against the floor's (µs of self time per lookup, by owner)");
       printCpuByOwner(selfTimeByOwner(gatewayFunctions), gatewayCalls, selfTimeByOwner(floorFunctions), floorCalls, 'floor');
       printAddedFunctions(gatewayFunctions, gatewayCalls, floorFunctions, floorCalls, 'floor');
       printFilesBeyondFloor(gatewayFunctions, gatewayCalls, floorFunctions, floorCalls);
     }
-    if (floorInApp && floorInAppProfileDirectory) {
-      await floorInApp.stopped();
-      const floorInAppFunctions = selfTimeByFunction(floorInAppProfileDirectory, floorInAppWindows);
+    if (floorInApp?.profileDirectory) {
+      await floorInApp.server.stopped();
+      const floorInAppFunctions = selfTimeByFunction(floorInApp.profileDirectory, floorInApp.windows);
       console.log("\nbeyond the floor in the app's process: the duties alone (µs of self time per lookup, by owner)");
-      printCpuByOwner(selfTimeByOwner(gatewayFunctions), gatewayCalls, selfTimeByOwner(floorInAppFunctions), floorInAppCalls, 'in app');
-      printFilesBeyondFloor(gatewayFunctions, gatewayCalls, floorInAppFunctions, floorInAppCalls, "the floor in the app's process");
+      printCpuByOwner(selfTimeByOwner(gatewayFunctions), gatewayCalls, selfTimeByOwner(floorInAppFunctions), floorInApp.calls, 'in app');
+      printFilesBeyondFloor(gatewayFunctions, gatewayCalls, floorInAppFunctions, floorInApp.calls, "the floor in the app's process");
     }
-    if (lookupsAlone && lookupsAloneProfileDirectory && floorProfileDirectory) {
-      await lookupsAlone.stopped();
-      const aloneFunctions = selfTimeByFunction(lookupsAloneProfileDirectory, lookupsAloneWindows);
-      const floorFunctions = selfTimeByFunction(floorProfileDirectory, floorWindows);
+    if (lookupsAlone?.profileDirectory && floorFunctions) {
+      await lookupsAlone.server.stopped();
+      const aloneFunctions = selfTimeByFunction(lookupsAlone.profileDirectory, lookupsAlone.windows);
       console.log("\nthe lookups without Next beyond the floor: the gateway's duties in a process of the floor's kind (µs of self time per lookup, by owner; both run from their sources under tsx)");
-      printCpuByOwner(selfTimeByOwner(aloneFunctions), lookupsAloneCalls, selfTimeByOwner(floorFunctions), floorCalls, 'floor', 'alone');
-      printAddedFunctions(aloneFunctions, lookupsAloneCalls, floorFunctions, floorCalls, 'floor');
-      printFilesBeyondFloor(aloneFunctions, lookupsAloneCalls, floorFunctions, floorCalls);
+      printCpuByOwner(selfTimeByOwner(aloneFunctions), lookupsAlone.calls, selfTimeByOwner(floorFunctions), floorCalls, 'floor', 'alone');
+      printAddedFunctions(aloneFunctions, lookupsAlone.calls, floorFunctions, floorCalls, 'floor');
+      printFilesBeyondFloor(aloneFunctions, lookupsAlone.calls, floorFunctions, floorCalls);
     }
   }
 
@@ -686,8 +676,8 @@ async function main(): Promise<void> {
     // Its own instances, with their logs kept: this one's runner (and the floor in the app's
     // process's) would otherwise claim their jobs' items too.
     await app.stop();
-    await floorInApp?.stopped();
-    await lookupsAlone?.stopped();
+    await floorInApp?.server.stopped();
+    await lookupsAlone?.server.stopped();
     const tree = { name: 'gateway', start: (env: Record<string, string>, logFile: string) => startInstance({ ...appEnv, ...env }, [], logFile), headers, scratch: path.dirname(bareResponsesFile) };
     await bulkPhase([tree], BULK, await bulkSettings(appEnv));
   }
@@ -837,12 +827,40 @@ const FLOOR_THROUGHPUT_BOUND = 0.8;
  * start` gives them), under tsx so that it imports the product's modules from their sources.
  */
 function startFloorServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<ChildServer> {
-  return startChildServer([...productionNodeFlags(), ...nodeArgs, '--import', 'tsx', path.join(import.meta.dirname, 'floor-server.ts')], { ...productionStartEnv(), ...env }, 'the floor server');
+  return startBenchServer('floor-server.ts', 'the floor server', env, nodeArgs);
 }
 
-/** bench/lookups-alone-server.ts on a free port, as the floor server is started. */
-function startLookupsAloneServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<ChildServer> {
-  return startChildServer([...productionNodeFlags(), ...nodeArgs, '--import', 'tsx', path.join(import.meta.dirname, 'lookups-alone-server.ts')], { ...productionStartEnv(), ...env }, 'the lookups without Next');
+/** A bench/ server script (the floor's kind) on a free port, under tsx with the instance's environment and node flags. */
+function startBenchServer(script: string, name: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<ChildServer> {
+  return startChildServer([...productionNodeFlags(), ...nodeArgs, '--import', 'tsx', path.join(import.meta.dirname, script)], { ...productionStartEnv(), ...env }, name);
+}
+
+/**
+ * A process measured beside the gateway and the floor (--floor-in-app, --lookups-alone): its server,
+ * where its profile goes under --profile, and the spans and lookups of its runs (what the profile counts).
+ */
+interface ComparedServer {
+  server: ChildServer;
+  profileDirectory?: string;
+  windows: TimeWindow[];
+  calls: number;
+}
+
+async function startComparedServer(script: string, name: string, profileName: string, env: Record<string, string>): Promise<ComparedServer> {
+  const profileDirectory = PROFILE ? fs.mkdtempSync(path.join(os.tmpdir(), `gateway-bench-${profileName}-profile-`)) : undefined;
+  const server = await startBenchServer(script, name, env, profileDirectory ? ['--cpu-prof', `--cpu-prof-dir=${profileDirectory}`] : []);
+  return { server, profileDirectory, windows: [], calls: 0 };
+}
+
+/** One run against a compared process: its result, and the process's CPU (/proc) per lookup answered. */
+async function measureCompared(compared: ComparedServer, load: LoadTarget, connections: number): Promise<LoadResult & { cpuMs: number }> {
+  const cpuBefore = cpuTimeMs(compared.server.pid);
+  const fromUs = monotonicMicroseconds();
+  const run = await runLoad(load, connections, SECONDS * 1000, 1000);
+  if (run.errors > 0) throw new Error(`${compared.server.baseUrl} answered ${run.errors} of its lookups with errors`);
+  compared.windows.push({ fromUs, toUs: monotonicMicroseconds() });
+  compared.calls += run.calls;
+  return { ...run, cpuMs: (cpuTimeMs(compared.server.pid) - cpuBefore) / run.calls };
 }
 
 interface SoakRequest {
