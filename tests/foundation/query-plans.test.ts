@@ -18,7 +18,10 @@ import { invoicesQuery } from '@/lib/surfaces/console/invoices';
 import { useTestDatabase, type TestDatabase } from '../support/test-database';
 
 let testDatabase: TestDatabase;
-const CURSOR = { createdAt: '2026-11-20T12:00:00.123456Z', id: 1_000 };
+// In the current month: a new database holds query records' partitions from its own month on
+// (lib/core/records/partitions.ts), and a range of an earlier month plans as a sort of nothing.
+const THIS_MONTH = new Date().toISOString().slice(0, 7);
+const CURSOR = { createdAt: `${THIS_MONTH}-20T12:00:00.123456Z`, id: 1_000 };
 
 beforeAll(async () => {
   testDatabase = await useTestDatabase();
@@ -71,7 +74,7 @@ const RECORD_LISTS: Array<[string, RecordFilters, string]> = [
   ['one integration', { integracion: 3 }, 'query_records_integration_created_idx'],
   ['one lookup', { consulta: 'omisos' }, 'query_records_lookup_created_idx'],
   ['one status', { estado: '502' }, 'query_records_status_created_idx'],
-  ['a date range', { desde: '2026-11-01', hasta: '2026-11-07' }, 'query_records_created_idx'],
+  ['a date range', { desde: `${THIS_MONTH}-01`, hasta: `${THIS_MONTH}-07` }, 'query_records_created_idx'],
   ['a NIT or CUI', { identificador: '576937-k' }, 'query_record_identifiers_search_idx'],
   ['a NIT or CUI in one integration', { identificador: '576937-k', integracion: 3 }, 'query_record_identifiers_search_idx'],
 ];
