@@ -17,6 +17,7 @@ import path from 'node:path';
 import { benchAppEnv, cpuTimeMs, startBenchApp, type BenchApp } from './app';
 import { bulkPhase, bulkSettings, type BulkOptions, type BulkTree } from './bulk';
 import { runLoad, warmUp, type LoadResult, type LoadTarget } from './load';
+import { benchLookups, type BenchLookup } from './taxpayers';
 import { median } from './stats';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -130,25 +131,19 @@ export async function compare(options: CompareOptions): Promise<void> {
   await build(baseline);
   await build(working);
 
-  const { startSimulator, samplePopulation, DEFAULT_SIMULATOR_SEED } = await import('../simulator/index');
+  const { startSimulator, DEFAULT_SIMULATOR_SEED } = await import('../simulator/index');
   const simulator = await startSimulator({ port: 0, latencyMs: 0, onlineLatencyMs: 0 });
   options.cleanup(() => simulator.close());
-  const sample = samplePopulation({ seed: DEFAULT_SIMULATOR_SEED });
-  const nit = sample.individual.nit;
-  const allLookups: Record<string, { path: string; body: unknown }> = {
-    renap: { path: '/api/renap/buscar-cui', body: { cui: sample.individual.cui } },
-    rtu_nits: { path: '/api/rtu/nits', body: { nits: [nit, sample.legalEntity.nit, sample.omiso.nit] } },
-    cui_nit: { path: '/api/catalogos/cui-nit', body: { nit } },
-    rtu: { path: '/api/catalogos/rtu', body: { nit } },
-    omisos: { path: '/api/catalogos/omisos', body: { nit } },
-  };
+  // Each request names another taxpayer, as in `npm run bench` (bench/taxpayers.ts).
+  const allLookups = benchLookups(DEFAULT_SIMULATOR_SEED);
   const lookups = Object.entries(allLookups).filter(([name]) => !options.lookups || options.lookups.includes(name));
 
   // One lookup sent to one tree's instance, with that tree's integration.
-  const lookupTarget = ({ app, headers }: { app: BenchApp; headers: Record<string, string> }, lookup: { path: string; body: unknown }): LoadTarget => ({
+  const lookupTarget = ({ app, headers }: { app: BenchApp; headers: Record<string, string> }, lookup: BenchLookup): LoadTarget => ({
     urls: [`${app.baseUrl}${lookup.path}`],
     headers,
-    body: JSON.stringify(lookup.body),
+    body: lookup.bodies[0]!,
+    bodies: lookup.bodies,
     expectedStatus: 200,
   });
 

@@ -10,6 +10,8 @@ export interface LoadTarget {
   urls: string[];
   headers: Record<string, string>;
   body: string;
+  /** When given, the bodies runLoad sends in turn instead of `body` (each request another taxpayer). */
+  bodies?: readonly string[];
   /** The status every answer must have; anything else is counted as an error. */
   expectedStatus: number;
 }
@@ -82,9 +84,12 @@ export async function runClosedLoop(call: (worker: number) => Promise<boolean>, 
 
 export async function runLoad(target: LoadTarget, connections: number, durationMs: number, warmupMs: number): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const bodies = target.bodies;
+  let sent = 0;
+  const request = (): Pick<LoadTarget, 'headers' | 'body'> => (bodies?.length ? { headers: target.headers, body: bodies[sent++ % bodies.length]! } : target);
   try {
     return await runClosedLoop(
-      async (worker) => (await send(agent, target.urls[worker % target.urls.length]!, target)) === target.expectedStatus,
+      async (worker) => (await send(agent, target.urls[worker % target.urls.length]!, request())) === target.expectedStatus,
       connections,
       durationMs,
       warmupMs,

@@ -67,6 +67,7 @@ import { benchAppEnv, cpuByThreadMs, cpuTimeMs, THREAD_KINDS, type ThreadCpu, me
 import { bulkPhase, bulkSettings, instancesPhase, machineTicks, type BulkOptions } from './bulk';
 import { compare } from './compare';
 import { runClosedLoop, runLoad, sendForAnswer, warmUp, type LoadResult, type LoadTarget } from './load';
+import { benchLookups, type BenchLookup } from './taxpayers';
 import { monotonicMicroseconds, selfTimeByFunction, selfTimeByOwner, topSelfTime, type TimeWindow } from './profile';
 import { freePort } from '../scripts/free-port';
 import { ensureBuild } from '../scripts/next-build';
@@ -295,15 +296,17 @@ async function main(): Promise<void> {
   });
   // faultBody: an identifier the simulator always answers with a server error (the soak's source faults).
   const failing = FAULT_IDENTIFIERS.server_error;
-  const allLookups: Record<string, { path: string; body: unknown; faultBody: unknown; source: () => Promise<boolean> }> = {
-    renap: { path: '/api/renap/buscar-cui', body: { cui: sample.individual.cui }, faultBody: { cui: failing.cui }, source: async () => (await renapClient.searchByCui(sample.individual.cui!)).ok },
-    rtu_nits: { path: '/api/rtu/nits', body: { nits }, faultBody: { nits: [failing.nit] }, source: async () => (await rtuClient.searchByNits(nits)).ok },
-    cui_nit: { path: '/api/catalogos/cui-nit', body: { nit }, faultBody: { nit: failing.nit }, source: async () => (await catalogClient.lookupCuiNit({ nit, actualizado: false })).ok },
-    rtu: { path: '/api/catalogos/rtu', body: { nit }, faultBody: { nit: failing.nit }, source: async () => (await catalogClient.lookupRtu({ nit, actualizado: false })).ok },
-    omisos: { path: '/api/catalogos/omisos', body: { nit }, faultBody: { nit: failing.nit }, source: async () => (await catalogClient.lookupOmisos({ nit, actualizado: false })).ok },
+  // Each request of a run names another taxpayer (bench/taxpayers.ts).
+  const load = benchLookups(DEFAULT_SIMULATOR_SEED);
+  const allLookups: Record<string, BenchLookup & { faultBody: unknown; source: () => Promise<boolean> }> = {
+    renap: { ...load.renap, faultBody: { cui: failing.cui }, source: async () => (await renapClient.searchByCui(sample.individual.cui!)).ok },
+    rtu_nits: { ...load.rtu_nits, faultBody: { nits: [failing.nit] }, source: async () => (await rtuClient.searchByNits(nits)).ok },
+    cui_nit: { ...load.cui_nit, faultBody: { nit: failing.nit }, source: async () => (await catalogClient.lookupCuiNit({ nit, actualizado: false })).ok },
+    rtu: { ...load.rtu, faultBody: { nit: failing.nit }, source: async () => (await catalogClient.lookupRtu({ nit, actualizado: false })).ok },
+    omisos: { ...load.omisos, faultBody: { nit: failing.nit }, source: async () => (await catalogClient.lookupOmisos({ nit, actualizado: false })).ok },
   };
   const lookups = Object.fromEntries(Object.entries(allLookups).filter(([name]) => !SELECTED_LOOKUPS || SELECTED_LOOKUPS.includes(name)));
-  const target = (urls: string[], body: unknown): LoadTarget => ({ urls, headers, body: JSON.stringify(body), expectedStatus: 200 });
+  const target = (urls: string[], lookup: BenchLookup): LoadTarget => ({ urls, headers, body: lookup.bodies[0]!, bodies: lookup.bodies, expectedStatus: 200 });
 
   console.log(`\n[bench] ${SECONDS} s per run after 1 s of warm-up; ${os.cpus().length} cores shared by the load generator, the app, the simulator and PostgreSQL\n`);
   if (TWO_INSTANCES) {
@@ -312,9 +315,9 @@ async function main(): Promise<void> {
     for (const [name, lookup] of Object.entries(lookups)) {
       for (const connections of CONNECTIONS) {
         const oneBefore = machineTicks();
-        const one = await runLoad(target([`${instances[0]}${lookup.path}`], lookup.body), connections, SECONDS * 1000, 1000);
+        const one = await runLoad(target([`${instances[0]}${lookup.path}`], lookup), connections, SECONDS * 1000, 1000);
         const twoBefore = machineTicks();
-        const two = await runLoad(target(instances.map((base) => `${base}${lookup.path}`), lookup.body), connections, SECONDS * 1000, 1000);
+        const two = await runLoad(target(instances.map((base) => `${base}${lookup.path}`), lookup), connections, SECONDS * 1000, 1000);
         const twoAfter = machineTicks();
         const busy = (from: typeof oneBefore, to: typeof oneBefore) => `${(((to.busy - from.busy) / (to.total - from.total)) * 100).toFixed(0).padStart(3)} %`;
         const speedUp = two.requestsPerSecond / one.requestsPerSecond;
@@ -346,7 +349,7 @@ async function main(): Promise<void> {
   // The bare route answers with exactly what each lookup answered.
   const bareResponses: Record<string, unknown> = {};
   for (const [name, lookup] of Object.entries(lookups)) {
-    const response = await fetch(`${app.baseUrl}${lookup.path}`, { method: 'POST', headers, body: JSON.stringify(lookup.body) });
+    const response = await fetch(`${app.baseUrl}${lookup.path}`, { method: 'POST', headers, body: lookup.bodies[0] });
     if (response.status !== 200) throw new Error(`${name} answered ${response.status}: ${await response.text()}`);
     bareResponses[name] = await response.json();
   }
@@ -383,10 +386,10 @@ async function main(): Promise<void> {
   // and the order of the lookups decided which one.
   await warmUp(
     Object.entries(lookups).flatMap(([name, lookup]) => [
-      target([`${app.baseUrl}${lookup.path}`], lookup.body),
-      target([`${app.baseUrl}/api/bench/bare?lookup=${name}`], lookup.body),
-      target([`${floor.baseUrl}${lookup.path}`], lookup.body),
-      ...[floorInApp, lookupsAlone].flatMap((compared) => (compared ? [target([`${compared.server.baseUrl}${lookup.path}`], lookup.body)] : [])),
+      target([`${app.baseUrl}${lookup.path}`], lookup),
+      target([`${app.baseUrl}/api/bench/bare?lookup=${name}`], lookup),
+      target([`${floor.baseUrl}${lookup.path}`], lookup),
+      ...[floorInApp, lookupsAlone].flatMap((compared) => (compared ? [target([`${compared.server.baseUrl}${lookup.path}`], lookup)] : [])),
     ]),
     Math.max(...CONNECTIONS),
     WARMUP_SECONDS,
@@ -441,7 +444,7 @@ async function main(): Promise<void> {
         const gatewayCpuBefore = cpuTimeMs(app.pid);
         const gatewayThreadsBefore = cpuByThreadMs(app.pid);
         const gatewayStartedUs = monotonicMicroseconds();
-        const gateway = await runLoad(target([`${app.baseUrl}${lookup.path}`], lookup.body), connections, SECONDS * 1000, 1000);
+        const gateway = await runLoad(target([`${app.baseUrl}${lookup.path}`], lookup), connections, SECONDS * 1000, 1000);
         gatewayWindows.push({ fromUs: gatewayStartedUs, toUs: monotonicMicroseconds() });
         gatewayCalls += gateway.calls;
         const gatewayCpuMs = (cpuTimeMs(app.pid) - gatewayCpuBefore) / gateway.calls;
@@ -449,21 +452,21 @@ async function main(): Promise<void> {
         const statements = await counting?.read();
         const bareCpuBefore = cpuTimeMs(app.pid);
         const bareStartedUs = monotonicMicroseconds();
-        const bare = await runLoad(target([`${app.baseUrl}/api/bench/bare?lookup=${name}`], lookup.body), connections, SECONDS * 1000, 1000);
+        const bare = await runLoad(target([`${app.baseUrl}/api/bench/bare?lookup=${name}`], lookup), connections, SECONDS * 1000, 1000);
         bareWindows.push({ fromUs: bareStartedUs, toUs: monotonicMicroseconds() });
         bareCalls += bare.calls;
         const bareCpuMs = (cpuTimeMs(app.pid) - bareCpuBefore) / bare.calls;
-        const plain = await runLoad(target([`${plainServer.baseUrl}/?lookup=${name}`], lookup.body), connections, SECONDS * 1000, 1000);
+        const plain = await runLoad(target([`${plainServer.baseUrl}/?lookup=${name}`], lookup), connections, SECONDS * 1000, 1000);
         const source = await runClosedLoop(lookup.source, connections, SECONDS * 1000, 1000);
         const floorCpuBefore = cpuTimeMs(floor.pid);
         const floorThreadsBefore = cpuByThreadMs(floor.pid);
         const floorStartedUs = monotonicMicroseconds();
-        const floorRun = await runLoad(target([`${floor.baseUrl}${lookup.path}`], lookup.body), connections, SECONDS * 1000, 1000);
+        const floorRun = await runLoad(target([`${floor.baseUrl}${lookup.path}`], lookup), connections, SECONDS * 1000, 1000);
         floorWindows.push({ fromUs: floorStartedUs, toUs: monotonicMicroseconds() });
         floorCalls += floorRun.calls;
         const floorCpuMs = (cpuTimeMs(floor.pid) - floorCpuBefore) / floorRun.calls;
         const floorThreads = threadCpuPerCall(floorThreadsBefore, cpuByThreadMs(floor.pid), floorRun.calls);
-        const comparedRun = (compared: ComparedServer | undefined) => (compared ? measureCompared(compared, target([`${compared.server.baseUrl}${lookup.path}`], lookup.body), connections) : undefined);
+        const comparedRun = (compared: ComparedServer | undefined) => (compared ? measureCompared(compared, target([`${compared.server.baseUrl}${lookup.path}`], lookup), connections) : undefined);
         const floorInAppRun = await comparedRun(floorInApp);
         const lookupsAloneRun = await comparedRun(lookupsAlone);
         runs.push({
@@ -876,16 +879,18 @@ interface SoakRequest {
  * never charged), 2 % with a wrong token (refused before the source). Each kind's status is
  * learned from its first answer; any other status later is an error.
  */
-function soakMix(lookups: Record<string, { path: string; body: unknown; faultBody: unknown }>, headers: Record<string, string>): () => SoakRequest {
+function soakMix(lookups: Record<string, { path: string; bodies: string[]; faultBody: unknown }>, headers: Record<string, string>): () => SoakRequest {
   const entries = Object.entries(lookups);
   const wrongToken = { ...headers, 'x-integracion-token': `${headers['x-integracion-token']}-wrong` };
   let turn = 0;
   return () => {
     const [name, lookup] = entries[turn++ % entries.length]!;
     const draw = Math.random();
-    if (draw < 0.02) return { kind: `${name} wrong token`, path: lookup.path, headers: wrongToken, body: JSON.stringify(lookup.body) };
+    // Another taxpayer each time, as for the runs (bench/taxpayers.ts).
+    const body = lookup.bodies[Math.floor(Math.random() * lookup.bodies.length)]!;
+    if (draw < 0.02) return { kind: `${name} wrong token`, path: lookup.path, headers: wrongToken, body };
     if (draw < 0.07) return { kind: `${name} source fault`, path: lookup.path, headers, body: JSON.stringify(lookup.faultBody) };
-    return { kind: name, path: lookup.path, headers, body: JSON.stringify(lookup.body) };
+    return { kind: name, path: lookup.path, headers, body };
   };
 }
 
@@ -893,7 +898,7 @@ function soakMix(lookups: Record<string, { path: string; body: unknown; faultBod
  * SOAK_SECONDS at 50 connections with the realistic mix; throughput, p99 and the instance's RSS
  * every minute, and whether RSS or p99 still grow over the last five minutes.
  */
-async function soak(app: BenchApp, lookups: Record<string, { path: string; body: unknown; faultBody: unknown }>, headers: Record<string, string>, appLog: string, heapDirectory: string | undefined): Promise<void> {
+async function soak(app: BenchApp, lookups: Record<string, { path: string; bodies: string[]; faultBody: unknown }>, headers: Record<string, string>, appLog: string, heapDirectory: string | undefined): Promise<void> {
   const connections = 50;
   const next = soakMix(lookups, headers);
   const expected = new Map<string, number>();
@@ -1042,17 +1047,18 @@ interface ReceiptPass {
 async function constanciasPhase(
   app: BenchApp,
   simulator: { setLatency(latency: { latencyMs: number; latencyJitterMs?: number }): void },
-  lookups: Record<string, { path: string; body: unknown }>,
+  lookups: Record<string, { path: string; bodies: string[] }>,
   headers: Record<string, string>,
   profileDirectory: string | undefined,
 ): Promise<void> {
   const windows = { off: [] as TimeWindow[], on: [] as TimeWindow[] };
   const calls = { off: 0, on: 0 };
   const asking = { ...headers, 'x-constancia': 'true' };
-  const targetOf = (lookup: { path: string; body: unknown }, withReceipt: boolean): LoadTarget => ({
+  const targetOf = (lookup: { path: string; bodies: string[] }, withReceipt: boolean): LoadTarget => ({
     urls: [`${app.baseUrl}${lookup.path}`],
     headers: withReceipt ? asking : headers,
-    body: JSON.stringify(lookup.body),
+    body: lookup.bodies[0]!,
+    bodies: lookup.bodies,
     expectedStatus: 200,
   });
   await warmUp(
@@ -1075,7 +1081,7 @@ async function constanciasPhase(
     return { result, databaseMs: (await databaseMs()) / result.calls };
   };
   /** One run with receipts off or on: its load, and the instance's CPU (whole and by thread) and PostgreSQL's time per lookup. */
-  const measured = async (lookup: { path: string; body: unknown }, connections: number, withReceipt: boolean): Promise<ReceiptRun> => {
+  const measured = async (lookup: { path: string; bodies: string[] }, connections: number, withReceipt: boolean): Promise<ReceiptRun> => {
     const side = withReceipt ? 'on' : 'off';
     const threadsBefore = cpuByThreadMs(app.pid);
     const cpuBefore = cpuTimeMs(app.pid);

@@ -922,25 +922,49 @@ export interface PopulationSample {
   unknownCui: string;
 }
 
+const clean = (member: Taxpayer) => member.sourceHoldsCopy && member.quirks.length === 0 && member.omissions.length === 0 && !member.coerciveCollection;
+
+/** What each member of a PopulationSample is, as a test of a taxpayer. */
+const SAMPLE_TRAITS = {
+  individual: (member: Taxpayer) => member.kind === 'individual' && member.classicNit !== null && clean(member) && member.status === 'ACTIVO',
+  cuiOnlyIndividual: (member: Taxpayer) => member.kind === 'individual' && member.classicNit === null && clean(member),
+  legalEntity: (member: Taxpayer) => member.kind === 'legal_entity' && clean(member) && member.status === 'ACTIVO',
+  omiso: (member: Taxpayer) => member.omissions.length > 0 && !member.coerciveCollection && member.quirks.length === 0 && member.sourceHoldsCopy,
+  coerciveCollection: (member: Taxpayer) => member.coerciveCollection && member.quirks.length === 0 && member.sourceHoldsCopy,
+  withoutHeldCopy: (member: Taxpayer) => !member.sourceHoldsCopy,
+  withMissingFields: (member: Taxpayer) => member.quirks.length >= 2 && member.kind === 'individual' && member.sourceHoldsCopy,
+} satisfies Record<string, (member: Taxpayer) => boolean>;
+
+export type SampleTrait = keyof typeof SAMPLE_TRAITS;
+
+function sampleMember(index: number, member: Taxpayer): SampleMember {
+  return { index, kind: member.kind, nit: member.nit, cui: member.cui, dateOfBirth: member.dateOfBirth };
+}
+
+/**
+ * Up to `count` members with a trait, scanning from index 0 (the first is samplePopulation's):
+ * many taxpayers of one kind, so that a load can name a new one on each request.
+ */
+export function membersWithTrait(options: { seed: number; size?: number }, trait: SampleTrait, count: number): SampleMember[] {
+  const population = createPopulation(options);
+  const members: SampleMember[] = [];
+  for (let index = 0; index < population.size && members.length < count; index += 1) {
+    const member = population.member(index);
+    if (SAMPLE_TRAITS[trait](member)) members.push(sampleMember(index, member));
+  }
+  return members;
+}
+
 /** The first member of each trait, scanning from index 0: stable for a seed. */
 export function samplePopulation(options: { seed: number; size?: number }): PopulationSample {
   const population = createPopulation(options);
-  const clean = (member: Taxpayer) => member.sourceHoldsCopy && member.quirks.length === 0 && member.omissions.length === 0 && !member.coerciveCollection;
-  const traits = {
-    individual: (member: Taxpayer) => member.kind === 'individual' && member.classicNit !== null && clean(member) && member.status === 'ACTIVO',
-    cuiOnlyIndividual: (member: Taxpayer) => member.kind === 'individual' && member.classicNit === null && clean(member),
-    legalEntity: (member: Taxpayer) => member.kind === 'legal_entity' && clean(member) && member.status === 'ACTIVO',
-    omiso: (member: Taxpayer) => member.omissions.length > 0 && !member.coerciveCollection && member.quirks.length === 0 && member.sourceHoldsCopy,
-    coerciveCollection: (member: Taxpayer) => member.coerciveCollection && member.quirks.length === 0 && member.sourceHoldsCopy,
-    withoutHeldCopy: (member: Taxpayer) => !member.sourceHoldsCopy,
-    withMissingFields: (member: Taxpayer) => member.quirks.length >= 2 && member.kind === 'individual' && member.sourceHoldsCopy,
-  } satisfies Record<string, (member: Taxpayer) => boolean>;
+  const traits = SAMPLE_TRAITS;
   const found: Partial<Record<keyof typeof traits, SampleMember>> = {};
   for (let index = 0; index < population.size && Object.keys(found).length < Object.keys(traits).length; index += 1) {
     const member = population.member(index);
     for (const [trait, matches] of Object.entries(traits) as Array<[keyof typeof traits, (member: Taxpayer) => boolean]>) {
       if (found[trait] === undefined && matches(member)) {
-        found[trait] = { index, kind: member.kind, nit: member.nit, cui: member.cui, dateOfBirth: member.dateOfBirth };
+        found[trait] = sampleMember(index, member);
       }
     }
   }
