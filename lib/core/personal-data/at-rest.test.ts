@@ -111,6 +111,14 @@ describe('sealing', () => {
     const operational = 'catalog source (rtu): no answer within 30000 ms; answer larger than 1048576 bytes; HTTP 502 at 2026-11-24T03:04:05Z';
     expect(scrubErrorMessage(operational, ['576937-K'])).toBe(operational);
   });
+
+  it('scrubs an identifier too short for its shape however it is spaced or cased, and leaves a different one or one inside a word', () => {
+    expect(scrubErrorMessage('NIT 0 1 2 3 4 k rechazado', ['1234K'])).toBe('NIT 0 [identificador] rechazado');
+    expect(scrubErrorMessage('NIT 1234\u212A rechazado', ['1234-k'])).toBe('NIT [identificador] rechazado');
+    expect(scrubErrorMessage('NIT 00-12 34K, o 1234 k', ['1234K'])).toBe('NIT 00-[identificador], o [identificador]');
+    expect(scrubErrorMessage('ninguno 1235K aquí', ['1234K'])).toBe('ninguno 1235K aquí');
+    expect(scrubErrorMessage('NIT A1234K y 1234KB', ['1234K'])).toBe('NIT A1234K y 1234KB');
+  });
 });
 
 describe('records written by the lookups', () => {
