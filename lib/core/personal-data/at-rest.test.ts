@@ -118,6 +118,9 @@ describe('sealing', () => {
     expect(scrubErrorMessage('NIT 00-12 34K, o 1234 k', ['1234K'])).toBe('NIT 00-[identificador], o [identificador]');
     expect(scrubErrorMessage('ninguno 1235K aquí', ['1234K'])).toBe('ninguno 1235K aquí');
     expect(scrubErrorMessage('NIT A1234K y 1234KB', ['1234K'])).toBe('NIT A1234K y 1234KB');
+    expect(scrubErrorMessage('NITs 1234K,5678-9 rechazados', ['1234K,56789'])).toBe('NITs [identificador] rechazados');
+    expect(scrubErrorMessage('NITs 1234K, 5678-9 rechazados', ['1234K,56789'])).toBe('NITs [identificador] rechazados');
+    expect(scrubErrorMessage('NITs 1234K;56789 rechazados', ['1234K,56789'])).toBe('NITs 1234K;56789 rechazados');
   });
 });
 

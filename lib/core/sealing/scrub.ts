@@ -15,11 +15,12 @@ function condensedForSearch(text: string): string {
 }
 
 /**
- * Whether a normalized identifier is digits and K only (every NIT and CUI): their case-insensitive
- * matches (k, K and the Kelvin sign) are all one character in lower case, so the check above is exact.
+ * Whether a normalized identifier is digits, K and commas only (every NIT and CUI, and the several
+ * NITs of an RTU lookup's record, joined): what matches each of them case-insensitively (k, K and
+ * the Kelvin sign; a digit or a comma itself) is one character in lower case, so the check is exact.
  */
-function isDigitsAndK(normalized: string): boolean {
-  return /^[0-9K]+$/.test(normalized);
+function isDigitsKAndCommas(normalized: string): boolean {
+  return /^[0-9K,]+$/.test(normalized);
 }
 
 function escapeForPattern(text: string): string {
@@ -44,7 +45,7 @@ export function scrubErrorMessage(message: string, identifiers: readonly string[
     // never name one. Whatever the pattern matches, the text without its spaces and hyphens holds
     // as one run, in either case; where that run is missing, the pattern would match nothing.
     condensed ??= condensedForSearch(message);
-    if (isDigitsAndK(normalized) && !condensed.includes(normalized.toLowerCase())) continue;
+    if (isDigitsKAndCommas(normalized) && !condensed.includes(normalized.toLowerCase())) continue;
     // The identifier with any separators (spaces, hyphens) between its characters and any zeros in front.
     const spelled = [...normalized].map(escapeForPattern).join('[\\s-]*');
     scrubbed = scrubbed.replace(new RegExp(`(?<![\\p{L}\\p{N}])0*${spelled}(?![\\p{L}\\p{N}])`, 'giu'), SCRUBBED_IDENTIFIER);
