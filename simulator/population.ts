@@ -958,17 +958,16 @@ export function membersWithTrait(options: { seed: number; size?: number }, trait
 /** The first member of each trait, scanning from index 0: stable for a seed. */
 export function samplePopulation(options: { seed: number; size?: number }): PopulationSample {
   const population = createPopulation(options);
-  const traits = SAMPLE_TRAITS;
-  const found: Partial<Record<keyof typeof traits, SampleMember>> = {};
-  for (let index = 0; index < population.size && Object.keys(found).length < Object.keys(traits).length; index += 1) {
+  const found: Partial<Record<SampleTrait, SampleMember>> = {};
+  for (let index = 0; index < population.size && Object.keys(found).length < Object.keys(SAMPLE_TRAITS).length; index += 1) {
     const member = population.member(index);
-    for (const [trait, matches] of Object.entries(traits) as Array<[keyof typeof traits, (member: Taxpayer) => boolean]>) {
+    for (const [trait, matches] of Object.entries(SAMPLE_TRAITS) as Array<[SampleTrait, (member: Taxpayer) => boolean]>) {
       if (found[trait] === undefined && matches(member)) {
         found[trait] = sampleMember(index, member);
       }
     }
   }
-  const require = (trait: keyof typeof traits): SampleMember => {
+  const require = (trait: SampleTrait): SampleMember => {
     const member = found[trait];
     if (member === undefined) throw new Error(`The population of seed ${options.seed} has no member with trait ${trait}`);
     return member;

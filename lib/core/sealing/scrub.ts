@@ -41,9 +41,9 @@ export function scrubErrorMessage(message: string, identifiers: readonly string[
     const normalized = normalizeTaxIdentifier(identifier);
     if (normalized === null || normalized.length < 4) continue;
     // Compiling the pattern below takes V8 about 0.4 ms (its Unicode classes, case-insensitive),
-    // and a lookup's identifiers are new each time: every lookup paid it, though its texts almost
-    // never name one. Whatever the pattern matches, the text without its spaces and hyphens holds
-    // as one run, in either case; where that run is missing, the pattern would match nothing.
+    // a lookup's identifiers are new each time, and its texts almost never name one. Whatever the
+    // pattern matches, the text without its spaces and hyphens holds as one run, in either case;
+    // where that run is missing, the pattern would match nothing.
     condensed ??= condensedForSearch(message);
     if (isDigitsKAndCommas(normalized) && !condensed.includes(normalized.toLowerCase())) continue;
     // The identifier with any separators (spaces, hyphens) between its characters and any zeros in front.
